@@ -1,0 +1,83 @@
+import { createHmac } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import { connectDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { SettingsService } from './modules/settings/settings.service.ts';
+import { authentication } from './platform/auth/authenticate.ts';
+import { TokenService } from './platform/auth/tokens.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { MemoryCounters } from './platform/counters.ts';
+import { healthRoutes } from './platform/health.ts';
+import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform/http.ts';
+import { createMailer } from './platform/mail.ts';
+import { registerOpenApi } from './platform/openapi.ts';
+import { rateLimit } from './platform/rate-limit.ts';
+
+export interface AppOptions {
+  /** Time source; tests pass one they can move. */
+  clock?: Clock;
+  /** Overrides the pino logger built from config (tests capture or silence it). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+// Secrets that may reach a log line through a logged object are masked.
+const REDACT = [
+  'req.headers.authorization',
+  '*.password',
+  '*.otp',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.signature',
+  '*.startOtp',
+  '*.endOtp',
+];
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+  });
+  registerHttpConventions(app);
+
+  // Platform: storage, tokens, mail, counters.
+  const { db, kind } = connectDatabase(config.database);
+  app.addHook('onClose', async () => db.destroy());
+  await migrateToLatest(db, kind);
+  const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
+  const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
+  app.addHook('onClose', async () => mailer.close());
+  const counters = new MemoryCounters(clock);
+  app.addHook('onClose', async () => counters.close());
+
+  // Services: each module's rules; later ones use earlier ones.
+  const notifications = new NotificationsService(db, clock);
+  const auth = new AuthService(db, tokens, mailer, clock, {
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    otpResendCooldownSeconds: config.otpResendCooldownSeconds,
+    adminEmails: config.adminEmails,
+    otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
+  });
+  const settings = new SettingsService(db, clock);
+
+  // HTTP: documentation first (its routes stay public), then limits and authentication, then modules.
+  await registerOpenApi(app);
+  await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
+  await app.register(authentication, { tokens });
+  await app.register(healthRoutes, { checks: { database: () => sql`select 1`.execute(db) } });
+  await app.register(authRoutes, { prefix: '/auth', service: auth });
+  await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
+  await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications });
+  return app;
+}

@@ -1,0 +1,79 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+// Row types of every table. Times are epoch milliseconds and flags are 0/1 integers, so the same
+// queries and aggregates work unchanged on SQLite and PostgreSQL.
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SignupOtpsTable {
+  email: string;
+  code_hash: string;
+  expires_at: number;
+  attempts: number;
+  sent_at: number;
+}
+
+export interface RefreshTokensTable {
+  jti: string;
+  family_id: string;
+  user_id: number;
+  role: string;
+  expires_at: number;
+  created_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface UserSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  trip_sharing_default: number;
+  hide_phone_number: number;
+  emergency_contact: string;
+  default_payment_method: string;
+  auto_tip_enabled: number;
+  invoice_email_enabled: number;
+  map_style: string;
+  avoid_tolls: number;
+  avoid_highways: number;
+  navigation_voice_language: string;
+  preferred_vehicle_type: string;
+  ac_preference: string;
+  quiet_ride: number;
+  delete_account_requested: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  ride_id: number | null;
+  title: string;
+  message: string;
+  channel: string;
+  event_type: string;
+  read: number;
+  status: string;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  signup_otps: SignupOtpsTable;
+  refresh_tokens: RefreshTokensTable;
+  user_settings: UserSettingsTable;
+  notifications: NotificationsTable;
+}
+
+/** A database handle or an open transaction; repositories accept either. */
+export type Db = Kysely<Database> | Transaction<Database>;

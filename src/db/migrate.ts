@@ -1,0 +1,23 @@
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import type { DatabaseConfig } from '../config.ts';
+import * as accounts from './migrations/2026-11-22-01-accounts.ts';
+
+// Listed here rather than read from disk so the set is explicit; names sort by date.
+const migrations: Record<string, Migration> = {
+  '2026-11-22-01-accounts': accounts,
+};
+
+/** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export async function migrateToLatest(db: Kysely<any>, kind: DatabaseConfig['kind']): Promise<void> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+  const migrationTableSchema =
+    kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Database migration ${failed} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,218 @@
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../../db/database.ts';
+import { hashPassword, UNUSABLE_HASH, verifyPassword } from '../../platform/auth/passwords.ts';
+import { isRole, type AuthUser, type Role } from '../../platform/auth/roles.ts';
+import type { TokenService } from '../../platform/auth/tokens.ts';
+import { toIso, type Clock } from '../../platform/clock.ts';
+import { AppError, badRequest, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
+import type { Mailer } from '../../platform/mail.ts';
+import * as repository from './auth.repository.ts';
+import type { LoginBody, SignupBody, TokenResponse } from './auth.schemas.ts';
+
+export const OTP_TTL_MS = 10 * 60_000;
+export const OTP_MAX_TRIES = 5;
+
+export interface AuthSettings {
+  refreshTokenTtlSeconds: number;
+  otpResendCooldownSeconds: number;
+  adminEmails: ReadonlySet<string>;
+  /** Keys the stored OTP hashes, so a leaked table does not give the codes away. */
+  otpKey: string;
+}
+
+export interface UserSummary {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(email)) throw badRequest('email must be a valid e-mail address');
+  return email;
+}
+
+/** The requested role when the account holds it (USER and RIDER are both riders), else the stored role. */
+export function resolveLoginRole(stored: Role, requested: unknown): Role {
+  if (!isRole(requested)) return stored;
+  if (requested === stored) return requested;
+  const riders: readonly Role[] = ['USER', 'RIDER'];
+  return riders.includes(stored) && riders.includes(requested) ? requested : stored;
+}
+
+export class AuthService {
+  readonly #db: Kysely<Database>;
+  readonly #tokens: TokenService;
+  readonly #mailer: Mailer;
+  readonly #clock: Clock;
+  readonly #settings: AuthSettings;
+
+  constructor(db: Kysely<Database>, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
+    this.#db = db;
+    this.#tokens = tokens;
+    this.#mailer = mailer;
+    this.#clock = clock;
+    this.#settings = settings;
+  }
+
+  async requestSignupOtp(name: string, rawEmail: string): Promise<{ message: string; emailSent: boolean; expiresAt: string }> {
+    const email = normalizeEmail(rawEmail);
+    const now = this.#clock.now();
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const codeHash = this.#hashOtp(email, code);
+    const cooldownMs = this.#settings.otpResendCooldownSeconds * 1000;
+    const saved = await repository.saveOtpUnlessCoolingDown(
+      this.#db,
+      { email, code_hash: codeHash, expires_at: now + OTP_TTL_MS, attempts: 0, sent_at: now },
+      now - cooldownMs,
+    );
+    if (!saved) {
+      const previous = await repository.findOtp(this.#db, email);
+      const waitMs = (previous?.sent_at ?? now) + cooldownMs - now;
+      throw tooManyRequests('A code was sent to this e-mail moments ago; wait before asking again', waitMs / 1000, 'OTP_COOLDOWN');
+    }
+
+    let emailSent: boolean;
+    try {
+      emailSent = await this.#mailer.send({
+        to: email,
+        subject: 'Your sign-up code',
+        text: `Hello ${name.trim()},\n\nYour sign-up code is ${code}. It expires in 10 minutes.\n\nIf you did not ask for it, ignore this mail.`,
+      });
+    } catch (error) {
+      // Nobody received the code: drop it so the user can ask again at once.
+      await repository.deleteOtp(this.#db, email, codeHash);
+      throw unavailable('The e-mail could not be sent; try again shortly', 'MAIL_UNAVAILABLE', error);
+    }
+    return {
+      message: emailSent ? 'A sign-up code was sent to your e-mail.' : 'SMTP is not configured; the sign-up code was written to the server log.',
+      emailSent,
+      expiresAt: toIso(now + OTP_TTL_MS),
+    };
+  }
+
+  /** Creates the account, or updates name, password and role of an existing one, once the e-mail code checks out. */
+  async signup(body: SignupBody): Promise<{ message: string }> {
+    const email = normalizeEmail(body.email);
+    const role = body.role ?? 'USER';
+    if (role === 'ADMIN' && !this.#settings.adminEmails.has(email)) {
+      throw forbidden('This e-mail may not sign up as ADMIN', 'ADMIN_NOT_ALLOWED');
+    }
+    const codeHash = await this.#checkOtp(email, body.otp);
+    const passwordHash = await hashPassword(body.password);
+
+    const now = this.#clock.now();
+    const existed = await this.#db.transaction().execute(async (trx) => {
+      if (!(await repository.consumeOtp(trx, email, codeHash))) {
+        throw badRequest('This sign-up code was already used; request a new one', 'OTP_INVALID');
+      }
+      const existing = await repository.findUserByEmail(trx, email);
+      const id = await repository.upsertUser(trx, { email, name: body.name.trim(), password_hash: passwordHash, role }, now);
+      // A changed password or role ends every session signed in with the old ones.
+      if (existing) await repository.revokeAllForUser(trx, id, now);
+      return existing !== undefined;
+    });
+    return { message: existed ? 'Account updated. You can log in now.' : 'Account created. You can log in now.' };
+  }
+
+  async login(body: LoginBody): Promise<TokenResponse> {
+    const email = normalizeEmail(body.email);
+    const user = await repository.findUserByEmail(this.#db, email);
+    const passwordOk = await verifyPassword(body.password, user?.password_hash ?? UNUSABLE_HASH);
+    if (!user || !passwordOk) throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
+    const role = resolveLoginRole(user.role as Role, body.role);
+    const familyExpiresAt = this.#clock.now() + this.#settings.refreshTokenTtlSeconds * 1000;
+    return this.#issueTokens(this.#db, { id: user.id, role }, user.name, randomUUID(), familyExpiresAt);
+  }
+
+  /** Rotates a refresh token. Presenting one that was already rotated revokes its whole family. */
+  async refresh(refreshToken: string): Promise<TokenResponse> {
+    const claims = await this.#tokens.verify(refreshToken, 'refresh');
+    const now = this.#clock.now();
+    // A refusal is returned, not thrown, so the family revocation commits; it is thrown after.
+    const outcome = await this.#db.transaction().execute(async (trx): Promise<TokenResponse | AppError> => {
+      const stored = await repository.findRefreshToken(trx, claims.jti);
+      if (!stored || stored.revoked_at !== null) return unauthorized('Refresh token has been revoked', 'TOKEN_REVOKED');
+      if (!(await repository.markRefreshTokenUsed(trx, claims.jti, now))) {
+        await repository.revokeFamily(trx, stored.family_id, now);
+        return unauthorized('Refresh token was already used; the session has been revoked', 'TOKEN_REUSED');
+      }
+      const user = await repository.findUserById(trx, stored.user_id);
+      if (!user) return unauthorized('Account no longer exists', 'TOKEN_REVOKED');
+      return this.#issueTokens(trx, { id: user.id, role: stored.role as Role }, user.name, stored.family_id, stored.expires_at);
+    });
+    if (outcome instanceof AppError) throw outcome;
+    return outcome;
+  }
+
+  /** Revokes the session the refresh token belongs to. Logging out twice is fine. */
+  async logout(refreshToken: string): Promise<{ message: string }> {
+    const claims = await this.#tokens.verify(refreshToken, 'refresh');
+    const stored = await repository.findRefreshToken(this.#db, claims.jti);
+    if (stored) await repository.revokeFamily(this.#db, stored.family_id, this.#clock.now());
+    return { message: 'Logged out.' };
+  }
+
+  async findUser(id: number): Promise<UserSummary | undefined> {
+    const user = await repository.findUserById(this.#db, id);
+    return user && { id: user.id, name: user.name, email: user.email, role: user.role as Role };
+  }
+
+  async findUsers(ids: readonly number[]): Promise<Map<number, UserSummary>> {
+    const rows = await repository.findUsersByIds(this.#db, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, { ...row, role: row.role as Role }]));
+  }
+
+  async #checkOtp(email: string, code: string): Promise<string> {
+    const now = this.#clock.now();
+    const otp = await repository.findOtp(this.#db, email);
+    if (!otp) throw badRequest('No sign-up code was requested for this e-mail; request one first', 'OTP_INVALID');
+    if (otp.expires_at <= now) throw badRequest('The sign-up code has expired; request a new one', 'OTP_EXPIRED');
+    if (!(await repository.spendOtpTry(this.#db, email, OTP_MAX_TRIES, now))) {
+      throw badRequest('Too many wrong codes; request a new one', 'OTP_LOCKED');
+    }
+    const expected = Buffer.from(otp.code_hash, 'hex');
+    const actual = Buffer.from(this.#hashOtp(email, code), 'hex');
+    if (!timingSafeEqual(expected, actual)) {
+      const left = OTP_MAX_TRIES - otp.attempts - 1;
+      throw badRequest(left > 0 ? `The sign-up code is wrong; ${left} tries left` : 'The sign-up code is wrong; request a new one', 'OTP_INVALID');
+    }
+    return otp.code_hash;
+  }
+
+  #hashOtp(email: string, code: string): string {
+    return createHmac('sha256', this.#settings.otpKey).update(`${email}:${code}`).digest('hex');
+  }
+
+  async #issueTokens(db: Db, user: AuthUser, name: string, familyId: string, familyExpiresAt: number): Promise<TokenResponse> {
+    const jti = randomUUID();
+    await repository.insertRefreshToken(db, {
+      jti,
+      family_id: familyId,
+      user_id: user.id,
+      role: user.role,
+      expires_at: familyExpiresAt,
+      created_at: this.#clock.now(),
+      used_at: null,
+      revoked_at: null,
+    });
+    const [accessToken, refreshToken] = await Promise.all([
+      this.#tokens.signAccess(user),
+      this.#tokens.signRefresh(user, jti, familyExpiresAt),
+    ]);
+    return {
+      token: accessToken,
+      accessToken,
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresIn: this.#tokens.accessTtlSeconds,
+      id: user.id,
+      name,
+      role: user.role,
+    };
+  }
+}

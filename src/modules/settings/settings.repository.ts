@@ -1,0 +1,68 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db, UserSettingsTable } from '../../db/database.ts';
+import { toIso } from '../../platform/clock.ts';
+import type { Settings, SettingsUpdate, SettingsValues } from './settings.schemas.ts';
+
+type SettingsRow = Selectable<UserSettingsTable>;
+const flag = (value: boolean) => (value ? 1 : 0);
+
+export async function findByUser(db: Db, userId: number): Promise<Settings | undefined> {
+  const row = await db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+/** Creates the user's settings with the given values unless they already exist. */
+export async function insertIfMissing(db: Db, userId: number, values: SettingsValues, now: number): Promise<void> {
+  await db
+    .insertInto('user_settings')
+    .values({ ...(toRow(values) as Required<Updateable<UserSettingsTable>>), user_id: userId, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+}
+
+export async function update(db: Db, userId: number, changes: SettingsUpdate, now: number): Promise<void> {
+  await db.updateTable('user_settings').set({ ...toRow(changes), updated_at: now }).where('user_id', '=', userId).execute();
+}
+
+function toRow(values: SettingsUpdate): Updateable<UserSettingsTable> {
+  const row: Updateable<UserSettingsTable> = {
+    trip_sharing_default: values.tripSharingDefault === undefined ? undefined : flag(values.tripSharingDefault),
+    hide_phone_number: values.hidePhoneNumber === undefined ? undefined : flag(values.hidePhoneNumber),
+    emergency_contact: values.emergencyContact,
+    default_payment_method: values.defaultPaymentMethod,
+    auto_tip_enabled: values.autoTipEnabled === undefined ? undefined : flag(values.autoTipEnabled),
+    invoice_email_enabled: values.invoiceEmailEnabled === undefined ? undefined : flag(values.invoiceEmailEnabled),
+    map_style: values.mapStyle,
+    avoid_tolls: values.avoidTolls === undefined ? undefined : flag(values.avoidTolls),
+    avoid_highways: values.avoidHighways === undefined ? undefined : flag(values.avoidHighways),
+    navigation_voice_language: values.navigationVoiceLanguage,
+    preferred_vehicle_type: values.preferredVehicleType,
+    ac_preference: values.acPreference,
+    quiet_ride: values.quietRide === undefined ? undefined : flag(values.quietRide),
+    delete_account_requested: values.deleteAccountRequested === undefined ? undefined : flag(values.deleteAccountRequested),
+  };
+  return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
+}
+
+function fromRow(row: SettingsRow): Settings {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    tripSharingDefault: row.trip_sharing_default === 1,
+    hidePhoneNumber: row.hide_phone_number === 1,
+    emergencyContact: row.emergency_contact,
+    defaultPaymentMethod: row.default_payment_method as Settings['defaultPaymentMethod'],
+    autoTipEnabled: row.auto_tip_enabled === 1,
+    invoiceEmailEnabled: row.invoice_email_enabled === 1,
+    mapStyle: row.map_style as Settings['mapStyle'],
+    avoidTolls: row.avoid_tolls === 1,
+    avoidHighways: row.avoid_highways === 1,
+    navigationVoiceLanguage: row.navigation_voice_language,
+    preferredVehicleType: row.preferred_vehicle_type as Settings['preferredVehicleType'],
+    acPreference: row.ac_preference as Settings['acPreference'],
+    quietRide: row.quiet_ride === 1,
+    deleteAccountRequested: row.delete_account_requested === 1,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { AuthUser, Role } from './roles.ts';
+import type { TokenService } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a bearer token. Every other route requires one. */
+    public?: boolean;
+    /** Roles allowed to call the route (403 for the others); any role when absent. */
+    roles?: readonly Role[];
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/**
+ * Protects every route registered after it unless the route declares `config: { public: true }`.
+ * Routes may narrow access with `config: { roles: [...] }`.
+ */
+export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyInstance, { tokens }) => {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public) return;
+    const roles = route.config?.roles;
+    const authenticate: onRequestAsyncHookHandler = async (request) => {
+      const match = BEARER.exec(request.headers.authorization ?? '');
+      if (!match) throw unauthorized('A bearer access token is required', 'MISSING_TOKEN');
+      const { id, role } = await tokens.verify(match[1], 'access');
+      request.user = { id, role };
+      if (roles && !roles.includes(role)) throw forbidden(`This action is not available to the ${role} role`);
+    };
+    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), authenticate];
+    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+  });
+});
+
+/** The caller of a protected route. */
+export function authUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthorized('A bearer access token is required', 'MISSING_TOKEN');
+  return request.user;
+}

@@ -1,0 +1,16 @@
+export const ROLES = ['USER', 'RIDER', 'DRIVER', 'ADMIN'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling, as proven by a verified access token. */
+export interface AuthUser {
+  id: number;
+  role: Role;
+}
+
+export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+
+/** USER and RIDER are both riders; ADMIN may do anything. */
+export const RIDER_ROLES: readonly Role[] = ['USER', 'RIDER', 'ADMIN'];
+export const DRIVER_ROLES: readonly Role[] = ['DRIVER', 'ADMIN'];
+
+export const isAdmin = (user: AuthUser): boolean => user.role === 'ADMIN';

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../clock.ts';
+import { unauthorized } from '../errors.ts';
+import { isRole, type AuthUser } from './roles.ts';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface VerifiedToken extends AuthUser {
+  jti: string;
+  expiresAt: number;
+}
+
+/** HS256 JWTs with claims sub, role, typ, jti, iat, exp. Only HS256 is accepted when verifying. */
+export class TokenService {
+  readonly #key: Uint8Array;
+  readonly #clock: Clock;
+  readonly accessTtlSeconds: number;
+
+  constructor(secret: string, accessTtlSeconds: number, clock: Clock) {
+    this.#key = new TextEncoder().encode(secret);
+    this.accessTtlSeconds = accessTtlSeconds;
+    this.#clock = clock;
+  }
+
+  signAccess(user: AuthUser): Promise<string> {
+    const issuedAt = Math.floor(this.#clock.now() / 1000);
+    return this.#sign(user, 'access', randomUUID(), issuedAt, issuedAt + this.accessTtlSeconds);
+  }
+
+  signRefresh(user: AuthUser, jti: string, expiresAtMs: number): Promise<string> {
+    return this.#sign(user, 'refresh', jti, Math.floor(this.#clock.now() / 1000), Math.floor(expiresAtMs / 1000));
+  }
+
+  /** Verifies signature, expiry and type; any failure is a 401. */
+  async verify(token: string, type: TokenType): Promise<VerifiedToken> {
+    const label = type === 'access' ? 'Access token' : 'Refresh token';
+    try {
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: ['HS256'],
+        currentDate: new Date(this.#clock.now()),
+        requiredClaims: ['sub', 'role', 'typ', 'jti', 'iat', 'exp'],
+      });
+      const id = Number(payload.sub);
+      if (payload.typ !== type || !Number.isSafeInteger(id) || !isRole(payload.role) || typeof payload.jti !== 'string') {
+        throw unauthorized(`${label} is not valid`, 'INVALID_TOKEN');
+      }
+      return { id, role: payload.role, jti: payload.jti, expiresAt: payload.exp! * 1000 };
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw unauthorized(`${label} has expired`, 'TOKEN_EXPIRED');
+      if (error instanceof errors.JOSEError) throw unauthorized(`${label} is not valid`, 'INVALID_TOKEN');
+      throw error;
+    }
+  }
+
+  #sign(user: AuthUser, typ: TokenType, jti: string, issuedAt: number, expiresAt: number): Promise<string> {
+    return new SignJWT({ role: user.role, typ })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(user.id))
+      .setJti(jti)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.#key);
+  }
+}

@@ -1,0 +1,26 @@
+import { Type, type Static } from 'typebox';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** `limit` and `cursor` of list endpoints; the cursor is the `nextCursor` of the previous page. */
+export const PageQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+  cursor: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'nextCursor of the previous page' })),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export interface Page {
+  limit: number;
+  /** Only rows with an id below this one. */
+  beforeId: number | undefined;
+}
+
+export const toPage = (query: PageQuery): Page => ({ limit: query.limit, beforeId: query.cursor ? Number(query.cursor) : undefined });
+
+/** Lists are newest first by id. Repositories fetch `limit + 1` rows; the extra one proves a next page. */
+export function takePage<T extends { id: number }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { items: rows, nextCursor: null };
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: String(items[items.length - 1].id) };
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  test('defaults match the documented table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.accessTokenTtlSeconds, 3600);
+    assert.equal(config.refreshTokenTtlSeconds, 2_592_000);
+    assert.equal(config.razorpay.apiUrl, 'https://api.razorpay.com');
+    assert.equal(config.serviceTimezone, 'Asia/Kolkata');
+    assert.equal(config.rateLimitPerMinute, 600);
+    assert.equal(config.authRateLimitPerMinute, 30);
+    assert.equal(config.otpResendCooldownSeconds, 30);
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.redisUrl, undefined);
+    assert.equal(config.smtpUrl, undefined);
+    assert.deepEqual([...config.adminEmails], []);
+    assert.deepEqual(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'x.db')}` }).database, { kind: 'sqlite', file: join(dir, 'x.db') });
+  });
+
+  test('the embedded JWT secret is generated once, kept private, and reused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'db.sqlite')}` };
+    const first = loadConfig(env).jwtSecret;
+    assert.ok(first.length >= 32);
+    assert.equal(loadConfig(env).jwtSecret, first);
+    const file = join(dir, 'data', 'jwt-secret');
+    assert.equal(readFileSync(file, 'utf8'), first);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  test('values are parsed and lists normalised', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      JWT_SECRET: 'x'.repeat(32),
+      PORT: '9000',
+      ADMIN_EMAILS: ' Boss@Example.com, ops@example.com ,',
+      RAZORPAY_API_URL: 'http://127.0.0.1:4010/',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    assert.equal(config.port, 9000);
+    assert.deepEqual([...config.adminEmails], ['boss@example.com', 'ops@example.com']);
+    assert.equal(config.razorpay.apiUrl, 'http://127.0.0.1:4010');
+    assert.equal(config.rateLimitPerMinute, 0);
+    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  });
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://u@h/db' }, /JWT_SECRET/],
+    [{ JWT_SECRET: 'too short' }, /JWT_SECRET/],
+    [{ SERVICE_TIMEZONE: 'Mars/Olympus' }, /SERVICE_TIMEZONE/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ ACCESS_TOKEN_TTL_SECONDS: '-5' }, /ACCESS_TOKEN_TTL_SECONDS/],
+    [{ SMTP_URL: 'http://mail' }, /SMTP_URL/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+  ];
+  for (const [env, message] of bad) {
+    test(`rejects ${JSON.stringify(env)}`, () => {
+      assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import assert from 'node:assert/strict';
+import type { Role } from '../../src/platform/auth/roles.ts';
+import { call, type TestApp } from './app.ts';
+
+export interface TestUser {
+  id: number;
+  name: string;
+  email: string;
+  password: string;
+  role: Role;
+  token: string;
+  refreshToken: string;
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.com`;
+
+/** Signs a user up through the API (code read from the SMTP sink) and logs them in. */
+export async function signUp(t: TestApp, fields: { role?: Role; name?: string; email?: string; password?: string } = {}): Promise<TestUser> {
+  const role = fields.role ?? 'USER';
+  const name = fields.name ?? `${role.toLowerCase()} ${randomBytes(2).toString('hex')}`;
+  const email = fields.email ?? uniqueEmail(role.toLowerCase());
+  const password = fields.password ?? 'correct horse battery';
+  const mailsBefore = t.smtp.mails.length;
+  const requested = await call(t.app, 'POST', '/auth/signup/request-otp', { body: { name, email } });
+  assert.equal(requested.status, 200, JSON.stringify(requested.body));
+  const otp = await t.smtp.otpFor(email, mailsBefore);
+  const signup = await call(t.app, 'POST', '/auth/signup', { body: { name, email, password, otp, role } });
+  assert.equal(signup.status, 200, JSON.stringify(signup.body));
+  const login = await call(t.app, 'POST', '/auth/login', { body: { email, password, role } });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  return { id: login.body.id, name, email, password, role, token: login.body.accessToken, refreshToken: login.body.refreshToken };
+}

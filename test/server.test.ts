@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { freshDatabase, smtpSink } from './helpers/app.ts';
+import { uniqueEmail } from './helpers/factories.ts';
+import { http, startServer } from './helpers/server-process.ts';
+import type { SmtpSink } from './helpers/smtp-sink.ts';
+
+describe('the server process', () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let smtp: SmtpSink;
+  let env: Record<string, string | undefined>;
+  before(async () => {
+    database = await freshDatabase();
+    smtp = await smtpSink();
+    env = {
+      DATABASE_URL: database.url,
+      SMTP_URL: smtp.url,
+      REDIS_URL: process.env.REDIS_URL,
+      // PostgreSQL needs a shared secret; the embedded mode generates one beside the database.
+      JWT_SECRET: database.url.startsWith('postgres') ? 'a-test-secret-that-is-at-least-32-bytes-long' : undefined,
+    };
+  });
+  after(() => database.drop());
+
+  test('SIGTERM shuts down gracefully with exit code 0', async () => {
+    const server = await startServer(env);
+    assert.equal((await http(`${server.url}/health`)).status, 200);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, server.output());
+  });
+
+  test('an acknowledged signup survives kill -9, and tokens stay valid after restart', async () => {
+    const first = await startServer(env);
+    const email = uniqueEmail();
+    const mailsBefore = smtp.mails.length;
+    assert.equal((await http(`${first.url}/auth/signup/request-otp`, 'POST', { name: 'Kim', email })).status, 200);
+    const otp = await smtp.otpFor(email, mailsBefore);
+    const signup = await http(`${first.url}/auth/signup`, 'POST', { name: 'Kim', email, password: 'password-123', otp });
+    assert.equal(signup.status, 200);
+    const login = await http(`${first.url}/auth/login`, 'POST', { email, password: 'password-123' });
+    assert.equal(login.status, 200);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startServer(env);
+    try {
+      assert.equal((await http(`${second.url}/user-settings`, 'GET', undefined, login.body.accessToken)).status, 200, 'old access token');
+      assert.equal((await http(`${second.url}/auth/refresh`, 'POST', { refreshToken: login.body.refreshToken })).status, 200);
+      assert.equal((await http(`${second.url}/auth/login`, 'POST', { email, password: 'password-123' })).status, 200);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  test('a bad configuration stops the process with a clear message', async () => {
+    const child = await startServer({ ...env, PORT: 'eighty' }).catch((error: Error) => error);
+    assert.ok(child instanceof Error);
+    assert.match(child.message, /PORT/);
+  });
+});
