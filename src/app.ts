@@ -6,14 +6,20 @@ import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { driversRoutes } from './modules/drivers/drivers.routes.ts';
+import { DriversService } from './modules/drivers/drivers.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { NO_SURGE } from './modules/rides/pricing.ts';
+import { ridesRoutes } from './modules/rides/rides.routes.ts';
+import { RidesService } from './modules/rides/rides.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { authentication } from './platform/auth/authenticate.ts';
 import { TokenService } from './platform/auth/tokens.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { MemoryCounters } from './platform/counters.ts';
+import { MemoryDriverIndex } from './platform/geo/driver-index.ts';
 import { healthRoutes } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform/http.ts';
 import { createMailer } from './platform/mail.ts';
@@ -51,15 +57,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   registerHttpConventions(app);
 
-  // Platform: storage, tokens, mail, counters.
+  // Platform: storage, tokens, mail, counters, the driver location index.
   const { db, kind } = connectDatabase(config.database);
-  app.addHook('onClose', async () => db.destroy());
   await migrateToLatest(db, kind);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
-  app.addHook('onClose', async () => mailer.close());
   const counters = new MemoryCounters(clock);
-  app.addHook('onClose', async () => counters.close());
+  const driverIndex = new MemoryDriverIndex(() => clock.now());
 
   // Services: each module's rules; later ones use earlier ones.
   const notifications = new NotificationsService(db, clock);
@@ -70,6 +74,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
   });
   const settings = new SettingsService(db, clock);
+  const drivers = new DriversService(db, driverIndex, clock, app.log);
+  const rides = new RidesService({ db, clock, log: app.log, counters, demand: NO_SURGE, users: auth, drivers, notifications, settings });
+
+  // After requests in flight have finished: write what is buffered, then close connections.
+  app.addHook('onClose', async () => {
+    await rides.close();
+    await drivers.close();
+    await driverIndex.close();
+    await counters.close();
+    mailer.close();
+    await db.destroy();
+  });
 
   // HTTP: documentation first (its routes stay public), then limits and authentication, then modules.
   await registerOpenApi(app);
@@ -79,5 +95,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications });
+  await app.register(ridesRoutes, { prefix: '/rides', rides, drivers });
+  await app.register(driversRoutes, { prefix: '/drivers', service: drivers });
   return app;
 }

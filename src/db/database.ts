@@ -67,12 +67,64 @@ export interface NotificationsTable {
   delivered_at: number | null;
 }
 
+export interface RidesTable {
+  id: Generated<number>;
+  rider_id: number;
+  driver_id: number | null;
+  status: string;
+  ride_type: string;
+  pickup_location: string | null;
+  drop_location: string | null;
+  pickup_lat: number | null;
+  pickup_lon: number | null;
+  drop_lat: number | null;
+  drop_lon: number | null;
+  pickup_plus_code: string | null;
+  drop_plus_code: string | null;
+  pickup_landmark: string | null;
+  drop_landmark: string | null;
+  distance_km: number;
+  duration_minutes: number;
+  surge_multiplier: number;
+  fare: number;
+  payment_mode: string;
+  payment_status: string;
+  payment_reference: string | null;
+  start_otp: string;
+  end_otp: string;
+  created_at: number;
+  accepted_at: number | null;
+  picked_at: number | null;
+  completed_at: number | null;
+  cancelled_at: number | null;
+  driver_lat: number | null;
+  driver_lon: number | null;
+  driver_location_updated_at: number | null;
+  arriving_notified_at: number | null;
+  cancellation_reason: string | null;
+  cancelled_by: string | null;
+  cancellation_fee: number | null;
+  rider_rating: number | null;
+  rider_feedback: string | null;
+  driver_rating: number | null;
+  driver_feedback: string | null;
+}
+
+export interface DriverPresenceTable {
+  driver_id: number;
+  lat: number;
+  lon: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;
   user_settings: UserSettingsTable;
   notifications: NotificationsTable;
+  rides: RidesTable;
+  driver_presence: DriverPresenceTable;
 }
 
 /** A database handle or an open transaction; repositories accept either. */

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { RIDE_TYPES } from '../rides/pricing.ts';
 
 export const PAYMENT_METHODS = ['upi', 'card', 'cash', 'wallet'] as const;
 export const MAP_STYLES = ['standard', 'satellite', 'terrain', 'dark'] as const;
-export const VEHICLE_TYPES = ['bike', 'auto', 'mini', 'sedan', 'suv'] as const;
 export const AC_PREFERENCES = ['any', 'ac', 'non_ac'] as const;
 
 const fields = {
@@ -20,7 +20,7 @@ const fields = {
     pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
     description: 'BCP 47 language tag, e.g. en or hi-IN',
   }),
-  preferredVehicleType: Type.Enum(VEHICLE_TYPES),
+  preferredVehicleType: Type.Enum(RIDE_TYPES),
   acPreference: Type.Enum(AC_PREFERENCES),
   quietRide: Type.Boolean(),
   deleteAccountRequested: Type.Boolean(),

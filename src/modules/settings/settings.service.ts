@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../platform/clock.ts';
 import * as repository from './settings.repository.ts';
-import { DEFAULT_SETTINGS, type Settings, type SettingsUpdate } from './settings.schemas.ts';
+import { DEFAULT_SETTINGS, type Settings, type SettingsUpdate, type SettingsValues } from './settings.schemas.ts';
 
 /** Per-user preferences, created with the defaults on first use. */
 export class SettingsService {
@@ -19,6 +19,11 @@ export class SettingsService {
     if (existing) return existing;
     await repository.insertIfMissing(this.#db, userId, DEFAULT_SETTINGS, this.#clock.now());
     return (await repository.findByUser(this.#db, userId))!;
+  }
+
+  /** The user's default payment method, without creating their settings. */
+  async paymentMethodOf(userId: number): Promise<SettingsValues['defaultPaymentMethod']> {
+    return (await repository.findByUser(this.#db, userId))?.defaultPaymentMethod ?? DEFAULT_SETTINGS.defaultPaymentMethod;
   }
 
   /** Applies the given fields; `updatedAt` moves only when a value actually changes. */

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authUser } from '../../platform/auth/authenticate.ts';
+import { errorResponses, notFound } from '../../platform/errors.ts';
+import { MessageResponse } from '../../platform/schemas.ts';
+import { DriverLocation, PositionBody } from './drivers.schemas.ts';
+import type { DriversService } from './drivers.service.ts';
+
+/** A driver's own availability between rides: report a position to be visible, delete it to go offline. */
+export async function driversRoutes(fastify: FastifyInstance, { service }: { service: DriversService }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['drivers'];
+  const config = { roles: ['DRIVER'] as const };
+
+  app.put('/me/location', {
+    config,
+    schema: {
+      tags,
+      summary: 'Report your position; riders see you in nearby search for two minutes',
+      body: PositionBody,
+      response: { 200: DriverLocation, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => service.view(await service.reportPosition(authUser(request).id, request.body)));
+
+  app.get('/me/location', {
+    config,
+    schema: { tags, summary: 'Your current visible position', response: { 200: DriverLocation, ...errorResponses(401, 403, 404) } },
+  }, async (request) => {
+    const position = await service.position(authUser(request).id);
+    if (!position) throw notFound('You are not visible to riders; report a position first');
+    return service.view(position);
+  });
+
+  app.delete('/me/location', {
+    config,
+    schema: { tags, summary: 'Go offline: riders stop seeing you', response: { 200: MessageResponse, ...errorResponses(401, 403) } },
+  }, async (request) => {
+    await service.goOffline(authUser(request).id);
+    return { message: 'You are offline; riders no longer see you.' };
+  });
+}

@@ -1,0 +1,111 @@
+import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+
+// Every number that decides what a rider pays lives here. Amounts are INR.
+
+export const RIDE_TYPES = ['bike', 'auto', 'mini', 'sedan', 'suv'] as const;
+export type RideType = (typeof RIDE_TYPES)[number];
+export const DEFAULT_RIDE_TYPE: RideType = 'mini';
+
+export interface Rate {
+  base: number;
+  perKm: number;
+  perMinute: number;
+  minimum: number;
+}
+
+export const FARES: Record<RideType, Rate> = {
+  bike: { base: 20, perKm: 6, perMinute: 1, minimum: 30 },
+  auto: { base: 30, perKm: 10, perMinute: 1.5, minimum: 40 },
+  mini: { base: 50, perKm: 12, perMinute: 2, minimum: 80 },
+  sedan: { base: 70, perKm: 15, perMinute: 2.5, minimum: 110 },
+  suv: { base: 100, perKm: 20, perMinute: 3, minimum: 150 },
+};
+
+/** Roads are longer than the great circle between two points. */
+export const ROAD_FACTOR = 1.3;
+/** Average city speed that turns distance into minutes. */
+export const CITY_SPEED_KMH = 24;
+export const MAX_SURGE = 2.0;
+/** The range shown around a quote: ±10 %. The booked fare is the quote's `fare`. */
+export const QUOTE_RANGE = { low: 0.9, high: 1.1 };
+
+export const CANCELLATION_FEES = {
+  ACCEPTED: { share: 0.2, min: 20, max: 60 },
+  PICKED: { share: 0.4, min: 50, max: 180 },
+} as const;
+
+/** The live demand behind a quote: the surge multiplier and the expected pickup wait. */
+export interface DemandSignal {
+  surgeMultiplier: number;
+  pickupEtaMinutes: number;
+}
+export type DemandSource = () => Promise<DemandSignal>;
+/** Until the insights model feeds it: no surge, a five-minute pickup. */
+export const NO_SURGE: DemandSource = async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 5 });
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** Road distance between two points, to 10 m. */
+export function roadDistanceKm(pickup: Point, drop: Point): number {
+  return round2(haversineKm(pickup, drop) * ROAD_FACTOR);
+}
+
+export const durationMinutes = (distanceKm: number): number => Math.ceil((distanceKm / CITY_SPEED_KMH) * 60);
+
+export interface FareQuote {
+  distanceKm: number;
+  durationMinutes: number;
+  rideType: RideType;
+  currency: 'INR';
+  fare: number;
+  estimatedFare: number;
+  fareMin: number;
+  fareMax: number;
+  baseFare: number;
+  distanceFare: number;
+  timeFare: number;
+  surgeMultiplier: number;
+  etaMinMinutes: number;
+  etaMaxMinutes: number;
+}
+
+/** fare = max(minimum, base + perKm × km + perMinute × minutes) × surge, in whole rupees. */
+export function quoteFare(input: { distanceKm: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number }): FareQuote {
+  const rate = FARES[input.rideType];
+  const distanceKm = round2(input.distanceKm);
+  const minutes = durationMinutes(distanceKm);
+  const surgeMultiplier = Math.min(MAX_SURGE, Math.max(1, input.surgeMultiplier));
+  const distanceFare = round2(rate.perKm * distanceKm);
+  const timeFare = round2(rate.perMinute * minutes);
+  const fare = Math.round(Math.max(rate.minimum, rate.base + distanceFare + timeFare) * surgeMultiplier);
+  const eta = Math.max(1, Math.round(input.pickupEtaMinutes));
+  return {
+    distanceKm,
+    durationMinutes: minutes,
+    rideType: input.rideType,
+    currency: 'INR',
+    fare,
+    estimatedFare: fare,
+    fareMin: Math.floor(fare * QUOTE_RANGE.low),
+    fareMax: Math.ceil(fare * QUOTE_RANGE.high),
+    baseFare: rate.base,
+    distanceFare,
+    timeFare,
+    surgeMultiplier,
+    etaMinMinutes: Math.max(1, eta - 2),
+    etaMaxMinutes: eta + 3,
+  };
+}
+
+export type CancelledBy = 'rider' | 'driver' | 'admin';
+
+/**
+ * What the rider owes for cancelling: nothing while the ride is REQUESTED, a share of the fare once a
+ * driver is on the way or on board. A driver's or an admin's cancellation costs the rider nothing.
+ */
+export function cancellationFee(status: string, cancelledBy: CancelledBy, fare: number): number | null {
+  if (cancelledBy !== 'rider') return null;
+  const rule = status === 'ACCEPTED' || status === 'PICKED' ? CANCELLATION_FEES[status] : undefined;
+  if (!rule) return null;
+  return Math.min(rule.max, Math.max(rule.min, Math.round(fare * rule.share)));
+}

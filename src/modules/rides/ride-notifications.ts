@@ -1,0 +1,51 @@
+import type { NewNotification } from '../notifications/notifications.service.ts';
+import type { CancelledBy } from './pricing.ts';
+import type { RideRow } from './rides.repository.ts';
+
+// Who hears about what, and in which words. Codes (OTPs) never go into a notification.
+
+const trip = (ride: RideRow) =>
+  ride.pickup_location && ride.drop_location ? ` from ${ride.pickup_location} to ${ride.drop_location}` : '';
+
+const note = (ride: RideRow, userId: number, eventType: string, title: string, message: string): NewNotification => ({
+  userId,
+  rideId: ride.id,
+  eventType,
+  title,
+  message,
+});
+
+export const rideRequested = (ride: RideRow): NewNotification[] => [
+  note(ride, ride.rider_id, 'RIDE_REQUESTED', 'Looking for a driver', `Ride #${ride.id}${trip(ride)} is booked for ₹${ride.fare}. We will tell you when a driver accepts.`),
+];
+
+export const rideAccepted = (ride: RideRow): NewNotification[] => [
+  note(ride, ride.rider_id, 'RIDE_ACCEPTED', 'Driver on the way', `A driver accepted ride #${ride.id} and is heading to your pickup point.`),
+];
+
+export const driverArriving = (ride: RideRow): NewNotification[] => [
+  note(ride, ride.rider_id, 'DRIVER_ARRIVING', 'Your driver is arriving', `Your driver is less than 300 m from the pickup point of ride #${ride.id}.`),
+];
+
+export const rideStarted = (ride: RideRow): NewNotification[] => [
+  note(ride, ride.rider_id, 'RIDE_STARTED', 'Ride started', `Ride #${ride.id} has started. Have a good trip.`),
+  note(ride, ride.driver_id!, 'RIDE_STARTED', 'Ride started', `Pickup confirmed for ride #${ride.id}${trip(ride)}.`),
+];
+
+export const rideCompleted = (ride: RideRow): NewNotification[] => [
+  note(ride, ride.rider_id, 'RIDE_COMPLETED', 'Ride completed', `Ride #${ride.id} is complete. Fare ₹${ride.fare} by ${ride.payment_mode}.`),
+  note(ride, ride.driver_id!, 'RIDE_COMPLETED', 'Ride completed', `Ride #${ride.id} is complete. Fare ₹${ride.fare} by ${ride.payment_mode}.`),
+];
+
+/** The other party hears of a cancellation; after an admin's, both do. */
+export function rideCancelled(ride: RideRow, by: CancelledBy): NewNotification[] {
+  const reason = ride.cancellation_reason ? ` Reason: ${ride.cancellation_reason}` : '';
+  const notes: NewNotification[] = [];
+  if (by !== 'rider') {
+    notes.push(note(ride, ride.rider_id, 'RIDE_CANCELLED', 'Ride cancelled', `Ride #${ride.id} was cancelled by the ${by}.${reason}`));
+  }
+  if (by !== 'driver' && ride.driver_id !== null) {
+    notes.push(note(ride, ride.driver_id, 'RIDE_CANCELLED', 'Ride cancelled', `Ride #${ride.id} was cancelled by the ${by}.${reason}`));
+  }
+  return notes;
+}

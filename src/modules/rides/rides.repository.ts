@@ -1,0 +1,89 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db, RidesTable } from '../../db/database.ts';
+import type { Page } from '../../platform/pagination.ts';
+import type { RideStatus } from './rides.schemas.ts';
+
+export type RideRow = Selectable<RidesTable>;
+
+const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
+
+export function insertRide(db: Db, ride: Insertable<RidesTable>): Promise<RideRow> {
+  return db.insertInto('rides').values(ride).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findRide(db: Db, id: number): Promise<RideRow | undefined> {
+  return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listByStatus(db: Db, status: RideStatus, page: Page): Promise<RideRow[]> {
+  let query = db.selectFrom('rides').selectAll().where('status', '=', status);
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
+}
+
+/** Rides the user booked or drove, newest first. */
+export function listForUser(db: Db, userId: number, page: Page): Promise<RideRow[]> {
+  let query = db
+    .selectFrom('rides')
+    .selectAll()
+    .where((eb) => eb.or([eb('rider_id', '=', userId), eb('driver_id', '=', userId)]));
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
+}
+
+/** Moves a ride from one status to the next; false when it was no longer in `from`. */
+export async function transition(db: Db, id: number, from: RideStatus, changes: Updateable<RidesTable> & { status: RideStatus }): Promise<boolean> {
+  return changed(await db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst());
+}
+
+export async function setRiderFeedback(db: Db, id: number, rating: number, comment: string): Promise<boolean> {
+  const result = await db
+    .updateTable('rides')
+    .set({ rider_rating: rating, rider_feedback: comment })
+    .where('id', '=', id)
+    .where('status', '=', 'COMPLETED')
+    .where('rider_rating', 'is', null)
+    .executeTakeFirst();
+  return changed(result);
+}
+
+export async function setDriverFeedback(db: Db, id: number, rating: number, comment: string): Promise<boolean> {
+  const result = await db
+    .updateTable('rides')
+    .set({ driver_rating: rating, driver_feedback: comment })
+    .where('id', '=', id)
+    .where('status', '=', 'COMPLETED')
+    .where('driver_rating', 'is', null)
+    .executeTakeFirst();
+  return changed(result);
+}
+
+/** Claims the one DRIVER_ARRIVING notice of a ride; true for exactly one caller. */
+export async function claimArrivingNotice(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('rides')
+    .set({ arriving_notified_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'ACCEPTED')
+    .where('arriving_notified_at', 'is', null)
+    .executeTakeFirst();
+  return changed(result);
+}
+
+export interface RidePosition {
+  lat: number;
+  lon: number;
+  at: number;
+}
+
+/** Writes the latest driver position of many rides; an older position never replaces a newer one. */
+export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[number, RidePosition]>): Promise<void> {
+  for (const [id, { lat, lon, at }] of positions) {
+    await db
+      .updateTable('rides')
+      .set({ driver_lat: lat, driver_lon: lon, driver_location_updated_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<', at)]))
+      .execute();
+  }
+}
