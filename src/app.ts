@@ -8,6 +8,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { NO_SURGE } from './modules/rides/pricing.ts';
@@ -24,6 +26,7 @@ import { healthRoutes } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform/http.ts';
 import { createMailer } from './platform/mail.ts';
 import { registerOpenApi } from './platform/openapi.ts';
+import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 
 export interface AppOptions {
@@ -76,6 +79,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const settings = new SettingsService(db, clock);
   const drivers = new DriversService(db, driverIndex, clock, app.log);
   const rides = new RidesService({ db, clock, log: app.log, counters, demand: NO_SURGE, users: auth, drivers, notifications, settings });
+  const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
+  const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
+  const payments = new PaymentsService({ db, clock, log: app.log, provider, webhookSecret, rides, notifications });
 
   // After requests in flight have finished: write what is buffered, then close connections.
   app.addHook('onClose', async () => {
@@ -97,5 +103,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications });
   await app.register(ridesRoutes, { prefix: '/rides', rides, drivers });
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers });
+  await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   return app;
 }

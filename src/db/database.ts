@@ -117,6 +117,28 @@ export interface DriverPresenceTable {
   updated_at: number;
 }
 
+export interface PaymentSessionsTable {
+  id: string;
+  user_id: number;
+  ride_id: number | null;
+  order_id: string;
+  receipt: string;
+  amount: number;
+  currency: string;
+  payment_mode: string | null;
+  ride_summary: string | null;
+  status: string;
+  payment_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  event_id: string;
+  event_type: string;
+  received_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
@@ -125,6 +147,8 @@ export interface Database {
   notifications: NotificationsTable;
   rides: RidesTable;
   driver_presence: DriverPresenceTable;
+  payment_sessions: PaymentSessionsTable;
+  webhook_events: WebhookEventsTable;
 }
 
 /** A database handle or an open transaction; repositories accept either. */

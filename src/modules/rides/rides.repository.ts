@@ -87,3 +87,8 @@ export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[num
       .execute();
   }
 }
+
+/** PAID with the provider's payment id, or FAILED; a PAID ride stays PAID. */
+export async function setPaymentOutcome(db: Db, id: number, outcome: { payment_status: 'PAID' | 'FAILED'; payment_reference?: string }): Promise<void> {
+  await db.updateTable('rides').set(outcome).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();
+}

@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, RidesTable } from '../../db/database.ts';
+import type { Database, Db, RidesTable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -228,6 +228,21 @@ export class RidesService {
       driverLon: reported.lon,
       driverLocationUpdatedAt: new Date(reported.updatedAt).toISOString(),
     };
+  }
+
+  /** What the rider owes for a ride: its fare, or the fee of a cancelled ride. Only the rider pays. */
+  async amountDue(user: AuthUser, id: number): Promise<number> {
+    const row = await this.#find(id);
+    if (row.rider_id !== user.id) throw forbidden('You can only pay for your own rides');
+    if (row.payment_status === 'PAID') throw conflict(`Ride ${id} is already paid`, 'RIDE_ALREADY_PAID');
+    if (row.status !== 'CANCELLED') return row.fare;
+    if (!row.cancellation_fee) throw conflict(`Ride ${id} was cancelled without a fee; there is nothing to pay`, 'NOTHING_TO_PAY');
+    return row.cancellation_fee;
+  }
+
+  /** Called by payments inside their transaction once the provider's signature checked out (or a failure was reported). */
+  recordPayment(db: Db, id: number, outcome: { paid: true; reference: string } | { paid: false }): Promise<void> {
+    return repository.setPaymentOutcome(db, id, outcome.paid ? { payment_status: 'PAID', payment_reference: outcome.reference } : { payment_status: 'FAILED' });
   }
 
   /** Writes the pending positions; the app calls it when shutting down. */

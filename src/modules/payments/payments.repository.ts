@@ -1,0 +1,49 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db, PaymentSessionsTable } from '../../db/database.ts';
+
+export type SessionRow = Selectable<PaymentSessionsTable>;
+
+export async function insertSession(db: Db, session: Insertable<PaymentSessionsTable>): Promise<void> {
+  await db.insertInto('payment_sessions').values(session).execute();
+}
+
+export function findSession(db: Db, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findSessionByOrder(db: Db, orderId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('payment_sessions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}
+
+/** pending or failed → completed; true for exactly one caller, never for a completed session. */
+export async function completeSession(db: Db, id: string, paymentId: string, paymentMode: string | null, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payment_sessions')
+    .set((eb) => ({ status: 'completed', payment_id: paymentId, payment_mode: eb.fn.coalesce(eb.val(paymentMode), eb.ref('payment_mode')), updated_at: now }))
+    .where('id', '=', id)
+    .where('status', '!=', 'completed')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** pending → failed; a completed session never goes back. */
+export async function failSession(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payment_sessions')
+    .set({ status: 'failed', updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Remembers a webhook event id; false when it was seen before. */
+export async function recordWebhookEvent(db: Db, eventId: string, eventType: string, now: number): Promise<boolean> {
+  const row = await db
+    .insertInto('webhook_events')
+    .values({ event_id: eventId, event_type: eventType, received_at: now })
+    .onConflict((oc) => oc.column('event_id').doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox';
+
+export const ONLINE_PAYMENT_MODES = ['UPI', 'CARD', 'WALLET', 'NETBANKING'] as const;
+export const SESSION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const MAX_ORDER_INR = 500_000;
+
+export const OrderBody = Type.Object({
+  amountInInr: Type.Integer({ minimum: 1, maximum: MAX_ORDER_INR, description: 'Whole rupees' }),
+  rideSummary: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  paymentMode: Type.Optional(Type.Union([Type.String({ maxLength: 20, description: ONLINE_PAYMENT_MODES.join(', ') }), Type.Null()])),
+  rideId: Type.Optional(Type.Integer({ minimum: 1, description: 'Your ride this pays for; amountInInr must be what it owes' })),
+});
+export type OrderBody = Static<typeof OrderBody>;
+
+export const OrderResponse = Type.Object({
+  orderId: Type.String({ description: "The provider's order id for its checkout" }),
+  amount: Type.Integer({ description: 'Paise (amountInInr × 100)' }),
+  currency: Type.Literal('INR'),
+  sessionId: Type.String(),
+  keyId: Type.String({ description: 'The public key id the checkout needs' }),
+});
+
+export const VerifyBody = Type.Object({
+  orderId: Type.String({ minLength: 1, maxLength: 100 }),
+  paymentId: Type.String({ minLength: 1, maxLength: 100 }),
+  signature: Type.String({ minLength: 1, maxLength: 200, description: 'HMAC-SHA256 of orderId|paymentId from the checkout' }),
+  paymentMode: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()])),
+});
+export type VerifyBody = Static<typeof VerifyBody>;
+
+export const VerifyResponse = Type.Object({ success: Type.Boolean(), message: Type.String() });
+/** A refused verification: the usual error body, plus `success: false` as the spec shows. */
+export const VerifyRefusal = Type.Object({
+  success: Type.Optional(Type.Literal(false)),
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+export const SessionParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const PaymentSession = Type.Object({
+  sessionId: Type.String(),
+  status: Type.Enum(SESSION_STATUSES),
+  amount: Type.Integer({ description: 'Paise' }),
+  currency: Type.String(),
+  paymentMode: Type.Union([Type.String(), Type.Null()]),
+});
+export type PaymentSession = Static<typeof PaymentSession>;
+
+export const WebhookResponse = Type.Object({ status: Type.Enum(['processed', 'duplicate', 'ignored']) });
