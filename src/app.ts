@@ -10,9 +10,11 @@ import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { InsightsService } from './modules/insights/insights.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
-import { NO_SURGE } from './modules/rides/pricing.ts';
+import type { DemandSource } from './modules/rides/pricing.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
 import { RidesService } from './modules/rides/rides.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -27,6 +29,7 @@ import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform
 import { createMailer } from './platform/mail.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
+import { MemoryCache } from './platform/shared-cache.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 
 export interface AppOptions {
@@ -67,6 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
   const counters = new MemoryCounters(clock);
   const driverIndex = new MemoryDriverIndex(() => clock.now());
+  const cache = new MemoryCache(clock);
 
   // Services: each module's rules; later ones use earlier ones.
   const notifications = new NotificationsService(db, clock);
@@ -78,7 +82,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const settings = new SettingsService(db, clock);
   const drivers = new DriversService(db, driverIndex, clock, app.log);
-  const rides = new RidesService({ db, clock, log: app.log, counters, demand: NO_SURGE, users: auth, drivers, notifications, settings });
+  // Fares follow the live surge of the insights model, which in turn reads ride statistics.
+  const demand: DemandSource = () => insights.demandSignal();
+  const rides = new RidesService({ db, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
+  const insights = new InsightsService({ rides, drivers, cache, clock, timeZone: config.serviceTimezone, log: app.log });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
   const payments = new PaymentsService({ db, clock, log: app.log, provider, webhookSecret, rides, notifications });
@@ -104,5 +111,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(ridesRoutes, { prefix: '/rides', rides, drivers });
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
+  await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
   return app;
 }

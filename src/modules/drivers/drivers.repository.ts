@@ -18,3 +18,8 @@ export async function upsertPresence(db: Db, positions: readonly DriverPosition[
       .execute();
   }
 }
+
+export async function driversSeenSince(db: Db, since: number): Promise<number[]> {
+  const rows = await db.selectFrom('driver_presence').select('driver_id').where('updated_at', '>=', since).execute();
+  return rows.map((row) => row.driver_id);
+}

@@ -14,11 +14,13 @@ export const PRESENCE_FLUSH_INTERVAL_MS = 1000;
  * driver_presence table once a second (activity statistics), never one write per report.
  */
 export class DriversService {
+  readonly #db: Kysely<Database>;
   readonly #index: DriverLocationIndex;
   readonly #clock: Clock;
   readonly #presence: CoalescingWriter<number, DriverPosition>;
 
   constructor(db: Kysely<Database>, index: DriverLocationIndex, clock: Clock, log: FastifyBaseLogger) {
+    this.#db = db;
     this.#index = index;
     this.#clock = clock;
     this.#presence = new CoalescingWriter((entries) => repository.upsertPresence(db, entries.map(([, p]) => p)), PRESENCE_FLUSH_INTERVAL_MS, log);
@@ -34,6 +36,11 @@ export class DriversService {
   /** The driver's fresh position, if any. */
   position(driverId: number): Promise<DriverPosition | undefined> {
     return this.#index.get(driverId, this.#clock.now());
+  }
+
+  /** Drivers who reported a position since `since` (written within a second of the report). */
+  seenSince(since: number): Promise<number[]> {
+    return repository.driversSeenSince(this.#db, since);
   }
 
   goOffline(driverId: number): Promise<void> {

@@ -40,8 +40,6 @@ export interface DemandSignal {
   pickupEtaMinutes: number;
 }
 export type DemandSource = () => Promise<DemandSignal>;
-/** Until the insights model feeds it: no surge, a five-minute pickup. */
-export const NO_SURGE: DemandSource = async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 5 });
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db, RidesTable } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import type { RideStatus } from './rides.schemas.ts';
@@ -91,4 +91,65 @@ export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[num
 /** PAID with the provider's payment id, or FAILED; a PAID ride stays PAID. */
 export async function setPaymentOutcome(db: Db, id: number, outcome: { payment_status: 'PAID' | 'FAILED'; payment_reference?: string }): Promise<void> {
   await db.updateTable('rides').set(outcome).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();
+}
+
+// Aggregates for the demand model: counts only, answered from the indexes on created_at and status.
+
+/** Rides created per bucket since `since`; `start` is the bucket's first millisecond. */
+export async function countCreatedPerBucket(db: Db, since: number, bucketMs: number): Promise<Array<{ start: number; count: number }>> {
+  const bucket = sql<number>`created_at / ${sql.lit(bucketMs)}`;
+  const rows = await db
+    .selectFrom('rides')
+    .select([bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('count')])
+    .where('created_at', '>=', since)
+    .groupBy(bucket)
+    .execute();
+  return rows.map((row) => ({ start: Number(row.bucket) * bucketMs, count: Number(row.count) }));
+}
+
+export async function countCreatedSince(db: Db, since: number): Promise<number> {
+  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('created_at', '>=', since).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function countWithStatus(db: Db, status: RideStatus): Promise<number> {
+  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', status).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Drivers on an ACCEPTED or PICKED ride. */
+export async function countBusyDrivers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('rides')
+    .select((eb) => eb.fn.count<number>('driver_id').distinct().as('count'))
+    .where('status', 'in', ['ACCEPTED', 'PICKED'])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Drivers with ride activity since `since`: on a ride now, or accepted, drove or finished one since.
+ * Requests are not open for a day, so rides created a day before `since` bound the scan.
+ */
+export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
+  const recent = db
+    .selectFrom('rides')
+    .select('driver_id')
+    .where('created_at', '>=', since - 86_400_000)
+    .where('driver_id', 'is not', null)
+    .where((eb) => eb.or([eb('accepted_at', '>=', since), eb('driver_location_updated_at', '>=', since), eb('completed_at', '>=', since)]));
+  const onRide = db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']);
+  const rows = await recent.union(onRide).execute();
+  return rows.map((row) => row.driver_id!);
+}
+
+/** Mean request-to-accept delay in ms of rides created since `since`, and how many were accepted. */
+export async function acceptDelaySince(db: Db, since: number): Promise<{ meanMs: number | undefined; accepted: number }> {
+  const row = await db
+    .selectFrom('rides')
+    .select([sql<number | null>`avg(accepted_at - created_at)`.as('mean'), (eb) => eb.fn.count<number>('accepted_at').as('accepted')])
+    .where('created_at', '>=', since)
+    .where('accepted_at', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return { meanMs: row.mean === null ? undefined : Number(row.mean), accepted: Number(row.accepted) };
 }

@@ -245,6 +245,19 @@ export class RidesService {
     return repository.setPaymentOutcome(db, id, outcome.paid ? { payment_status: 'PAID', payment_reference: outcome.reference } : { payment_status: 'FAILED' });
   }
 
+  /** Counts behind the demand model, all from aggregate queries. */
+  async demandStats(windows: { historySince: number; recentSince: number; activeSince: number; bucketMs: number }) {
+    const [buckets, recentRides, openRequests, busyDrivers, activeDriverIds, acceptDelay] = await Promise.all([
+      repository.countCreatedPerBucket(this.#db, windows.historySince, windows.bucketMs),
+      repository.countCreatedSince(this.#db, windows.recentSince),
+      repository.countWithStatus(this.#db, 'REQUESTED'),
+      repository.countBusyDrivers(this.#db),
+      repository.driversActiveSince(this.#db, windows.activeSince),
+      repository.acceptDelaySince(this.#db, windows.recentSince),
+    ]);
+    return { buckets, recentRides, openRequests, busyDrivers, activeDriverIds, acceptDelay };
+  }
+
   /** Writes the pending positions; the app calls it when shutting down. */
   close(): Promise<void> {
     return this.#positions.close();
