@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
@@ -22,14 +22,17 @@ import { SettingsService } from './modules/settings/settings.service.ts';
 import { authentication } from './platform/auth/authenticate.ts';
 import { TokenService } from './platform/auth/tokens.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { MemoryCounters } from './platform/counters.ts';
-import { MemoryDriverIndex } from './platform/geo/driver-index.ts';
-import { healthRoutes } from './platform/health.ts';
+import { MemoryCounters, RedisCounters, type Counters } from './platform/counters.ts';
+import { MemoryEventBus, RedisEventBus, type EventBus } from './platform/event-bus.ts';
+import { MemoryDriverIndex, type DriverLocationIndex } from './platform/geo/driver-index.ts';
+import { RedisDriverIndex } from './platform/geo/redis-driver-index.ts';
+import { healthRoutes, type ReadinessCheck } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform/http.ts';
 import { createMailer } from './platform/mail.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
-import { MemoryCache } from './platform/shared-cache.ts';
+import { createRedis } from './platform/redis.ts';
+import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 
 export interface AppOptions {
@@ -68,12 +71,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await migrateToLatest(db, kind);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
-  const counters = new MemoryCounters(clock);
-  const driverIndex = new MemoryDriverIndex(() => clock.now());
-  const cache = new MemoryCache(clock);
+  const { counters, driverIndex, cache, bus, checks, close: closeShared } = sharedState(config, clock, app.log);
 
   // Services: each module's rules; later ones use earlier ones.
-  const notifications = new NotificationsService(db, clock);
+  const notifications = new NotificationsService(db, clock, bus, app.log);
+  await notifications.listen();
   const auth = new AuthService(db, tokens, mailer, clock, {
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     otpResendCooldownSeconds: config.otpResendCooldownSeconds,
@@ -94,8 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await rides.close();
     await drivers.close();
-    await driverIndex.close();
-    await counters.close();
+    await closeShared();
     mailer.close();
     await db.destroy();
   });
@@ -104,7 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await registerOpenApi(app);
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
-  await app.register(healthRoutes, { checks: { database: () => sql`select 1`.execute(db) } });
+  await app.register(healthRoutes, { checks: { database: () => sql`select 1`.execute(db), ...checks } });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications });
@@ -113,4 +114,46 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
   return app;
+}
+
+interface SharedState {
+  counters: Counters;
+  driverIndex: DriverLocationIndex;
+  cache: SharedCache;
+  bus: EventBus;
+  checks: Record<string, ReadinessCheck>;
+  close(): Promise<void>;
+}
+
+/** State that several instances must share: in this process by default, in Redis when REDIS_URL is set. */
+function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger): SharedState {
+  if (!config.redisUrl) {
+    const [counters, driverIndex, bus] = [new MemoryCounters(clock), new MemoryDriverIndex(() => clock.now()), new MemoryEventBus()];
+    return {
+      counters,
+      driverIndex,
+      cache: new MemoryCache(clock),
+      bus,
+      checks: {},
+      close: async () => {
+        await Promise.all([counters.close(), driverIndex.close(), bus.close()]);
+      },
+    };
+  }
+  const redis = createRedis(config.redisUrl, config.redisKeyPrefix, log);
+  const subscriber = createRedis(config.redisUrl, config.redisKeyPrefix, log, { subscriber: true });
+  const [counters, driverIndex] = [new RedisCounters(redis, clock), new RedisDriverIndex(redis, clock)];
+  const bus = new RedisEventBus(redis, subscriber, config.redisKeyPrefix, log);
+  return {
+    counters,
+    driverIndex,
+    cache: new RedisCache(redis, clock),
+    bus,
+    checks: { redis: () => redis.ping() },
+    close: async () => {
+      await Promise.all([counters.close(), driverIndex.close(), bus.close()]);
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
 }

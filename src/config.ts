@@ -36,6 +36,8 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel; instances of one deployment share it. */
+  redisKeyPrefix: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -81,6 +83,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     database,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: 'ride-hailing:',
     jwtSecret: env.JWT_SECRET ?? embeddedJwtSecret(database),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,

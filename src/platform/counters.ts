@@ -1,23 +1,29 @@
+import type { Redis } from 'ioredis';
 import type { Clock } from './clock.ts';
+import { viaRedis } from './redis.ts';
 
 export interface Hit {
   count: number;
-  /** Milliseconds until the window that started with the first hit ends. */
+  /** Milliseconds until the current window ends. */
   resetInMs: number;
 }
 
 /**
- * Fixed-window counters: rate limits and wrong-OTP tries. The window starts at a key's first hit.
- * In-process by default; Redis when several instances must share the counts.
+ * Fixed-window counters (rate limits, wrong ride-code tries). Windows are aligned to the app's
+ * clock, so every instance agrees on them; in-process by default, Redis when instances share them.
  */
 export interface Counters {
   increment(key: string, windowMs: number): Promise<Hit>;
-  get(key: string): Promise<Hit>;
   close(): Promise<void>;
 }
 
+const windowOf = (now: number, windowMs: number) => {
+  const index = Math.floor(now / windowMs);
+  return { index, resetInMs: (index + 1) * windowMs - now };
+};
+
 export class MemoryCounters implements Counters {
-  readonly #entries = new Map<string, { count: number; expiresAt: number }>();
+  readonly #counts = new Map<string, { count: number; expiresAt: number }>();
   readonly #clock: Clock;
   readonly #sweeper: NodeJS.Timeout;
 
@@ -28,29 +34,52 @@ export class MemoryCounters implements Counters {
 
   async increment(key: string, windowMs: number): Promise<Hit> {
     const now = this.#clock.now();
-    let entry = this.#entries.get(key);
-    if (!entry || entry.expiresAt <= now) {
-      entry = { count: 0, expiresAt: now + windowMs };
-      this.#entries.set(key, entry);
-    }
+    const { index, resetInMs } = windowOf(now, windowMs);
+    const windowKey = `${key}:${index}`;
+    const entry = this.#counts.get(windowKey) ?? { count: 0, expiresAt: now + resetInMs };
     entry.count += 1;
-    return { count: entry.count, resetInMs: entry.expiresAt - now };
-  }
-
-  async get(key: string): Promise<Hit> {
-    const now = this.#clock.now();
-    const entry = this.#entries.get(key);
-    if (!entry || entry.expiresAt <= now) return { count: 0, resetInMs: 0 };
-    return { count: entry.count, resetInMs: entry.expiresAt - now };
+    this.#counts.set(windowKey, entry);
+    return { count: entry.count, resetInMs };
   }
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    this.#entries.clear();
+    this.#counts.clear();
   }
 
   #sweep(): void {
     const now = this.#clock.now();
-    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+    for (const [key, entry] of this.#counts) if (entry.expiresAt <= now) this.#counts.delete(key);
   }
+}
+
+export class RedisCounters implements Counters {
+  readonly #redis: Redis;
+  readonly #clock: Clock;
+
+  constructor(redis: Redis, clock: Clock) {
+    this.#redis = redis;
+    this.#clock = clock;
+  }
+
+  async increment(key: string, windowMs: number): Promise<Hit> {
+    const { index, resetInMs } = windowOf(this.#clock.now(), windowMs);
+    const windowKey = `counter:${key}:${index}`;
+    // The TTL only cleans up; the window itself is decided by the clock above.
+    const count = await viaRedis(
+      this.#redis
+        .multi()
+        .incr(windowKey)
+        .pexpire(windowKey, resetInMs + windowMs)
+        .exec()
+        .then((results) => {
+          const [error, value] = results?.[0] ?? [new Error('empty transaction reply'), null];
+          if (error) throw error;
+          return Number(value);
+        }),
+    );
+    return { count, resetInMs };
+  }
+
+  async close(): Promise<void> {}
 }

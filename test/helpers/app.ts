@@ -53,6 +53,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Ap
       OTP_RESEND_COOLDOWN_SECONDS: '0',
       LOG_LEVEL: 'silent',
     }),
+    // Apps share one Redis but not one database, so each gets its own keys.
+    redisKeyPrefix: `test:${randomBytes(6).toString('hex')}:`,
     ...overrides,
   };
   let app = await buildApp(config, { clock, ...options });

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authUser } from '../../platform/auth/authenticate.ts';
@@ -19,6 +20,40 @@ export async function notificationsRoutes(fastify: FastifyInstance, { service }:
       response: { 200: HistoryResponse, ...errorResponses(400, 401) },
     },
   }, async (request) => service.history(authUser(request).id, toPage(request.query)));
+
+  // Live notifications as server-sent events. New ones only: reconcile with /history on connect.
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end();
+  });
+  app.get('/stream', {
+    schema: {
+      tags,
+      summary: 'Your new notifications as they happen (text/event-stream, one `notification` event each)',
+      response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errorResponses(401) },
+    },
+  }, (request, reply) => {
+    const { id: userId } = authUser(request);
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    stream.write('retry: 5000\n\n');
+    const unfollow = service.follow(userId, (notification) => {
+      stream.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
+    });
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), 25_000);
+    streams.add(stream);
+    request.raw.on('close', () => {
+      unfollow();
+      clearInterval(heartbeat);
+      streams.delete(stream);
+    });
+  });
 
   app.post('/mark-read/:notificationId', {
     schema: {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
+import { inTransaction, type Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, notFound, unavailable } from '../../platform/errors.ts';
@@ -89,7 +90,7 @@ export class PaymentsService {
     // The mode is a label; an unknown one is dropped rather than failing a real payment.
     const mode = body.paymentMode?.trim().toUpperCase() ?? null;
     const known = mode !== null && (ONLINE_PAYMENT_MODES as readonly string[]).includes(mode) ? mode : null;
-    const credited = await this.#deps.db.transaction().execute((trx) => this.#complete(trx, session, body.paymentId, known));
+    const credited = await inTransaction(this.#deps.db, (tx) => this.#complete(tx, session, body.paymentId, known));
     return { success: true, message: credited ? 'Payment verified' : 'Payment was already verified' };
   }
 
@@ -121,29 +122,29 @@ export class PaymentsService {
     }
     const outcome = readEvent(event);
     const now = this.#deps.clock.now();
-    return this.#deps.db.transaction().execute(async (trx) => {
-      if (eventId && !(await repository.recordWebhookEvent(trx, eventId, String(event.event), now))) return 'duplicate';
+    return inTransaction(this.#deps.db, async (tx) => {
+      if (eventId && !(await repository.recordWebhookEvent(tx.db, eventId, String(event.event), now))) return 'duplicate';
       if (!outcome) return 'ignored';
-      const session = await repository.findSessionByOrder(trx, outcome.orderId);
+      const session = await repository.findSessionByOrder(tx.db, outcome.orderId);
       if (!session) return 'ignored';
       if (outcome.amount !== undefined && outcome.amount !== session.amount) {
         this.#deps.log.warn({ orderId: outcome.orderId, eventId }, 'webhook amount differs from the order; ignored');
         return 'ignored';
       }
       if (outcome.paid) {
-        await this.#complete(trx, session, outcome.paymentId, outcome.method?.toUpperCase() ?? null);
-      } else if ((await repository.failSession(trx, session.id, now)) && session.ride_id !== null) {
-        await this.#deps.rides.recordPayment(trx, session.ride_id, { paid: false });
+        await this.#complete(tx, session, outcome.paymentId, outcome.method?.toUpperCase() ?? null);
+      } else if ((await repository.failSession(tx.db, session.id, now)) && session.ride_id !== null) {
+        await this.#deps.rides.recordPayment(tx.db, session.ride_id, { paid: false });
       }
       return 'processed';
     });
   }
 
   /** Session completed, ride PAID, payer notified: all or nothing, and only once. */
-  async #complete(trx: Db, session: repository.SessionRow, paymentId: string, mode: string | null): Promise<boolean> {
-    if (!(await repository.completeSession(trx, session.id, paymentId, mode, this.#deps.clock.now()))) return false;
-    if (session.ride_id !== null) await this.#deps.rides.recordPayment(trx, session.ride_id, { paid: true, reference: paymentId });
-    await this.#deps.notifications.record(trx, [{
+  async #complete(tx: Tx, session: repository.SessionRow, paymentId: string, mode: string | null): Promise<boolean> {
+    if (!(await repository.completeSession(tx.db, session.id, paymentId, mode, this.#deps.clock.now()))) return false;
+    if (session.ride_id !== null) await this.#deps.rides.recordPayment(tx.db, session.ride_id, { paid: true, reference: paymentId });
+    await this.#deps.notifications.record(tx, [{
       userId: session.user_id,
       rideId: session.ride_id,
       eventType: 'PAYMENT_RECEIVED',

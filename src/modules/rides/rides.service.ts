@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, RidesTable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
@@ -101,8 +102,8 @@ export class RidesService {
     // Without both points the trip length is unknown and the type's minimum fare applies.
     const quote = await this.#quote(pickup && drop ? roadDistanceKm(pickup, drop) : 0, rideType);
     const [startOtp, endOtp] = rideCodes();
-    const row = await this.#db.transaction().execute(async (trx) => {
-      const ride = await repository.insertRide(trx, {
+    const row = await inTransaction(this.#db, async (tx) => {
+      const ride = await repository.insertRide(tx.db, {
         rider_id: user.id,
         driver_id: null,
         status: 'REQUESTED',
@@ -128,7 +129,7 @@ export class RidesService {
         end_otp: endOtp,
         created_at: this.#deps.clock.now(),
       });
-      await this.#deps.notifications.record(trx, rideRequested(ride));
+      await this.#deps.notifications.record(tx, rideRequested(ride));
       return ride;
     });
     return toRide(row, { otps: 'both' });
@@ -323,9 +324,9 @@ export class RidesService {
   }
 
   async #noticeArrival(row: repository.RideRow): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
-      if (await repository.claimArrivingNotice(trx, row.id, this.#deps.clock.now())) {
-        await this.#deps.notifications.record(trx, driverArriving(row));
+    await inTransaction(this.#db, async (tx) => {
+      if (await repository.claimArrivingNotice(tx.db, row.id, this.#deps.clock.now())) {
+        await this.#deps.notifications.record(tx, driverArriving(row));
       }
     });
   }
@@ -336,10 +337,10 @@ export class RidesService {
     changes: Updateable<RidesTable> & { status: RideStatus },
     notices: (ride: repository.RideRow) => NewNotification[],
   ): Promise<repository.RideRow | undefined> {
-    return this.#db.transaction().execute(async (trx) => {
-      if (!(await repository.transition(trx, row.id, row.status as RideStatus, changes))) return undefined;
+    return inTransaction(this.#db, async (tx) => {
+      if (!(await repository.transition(tx.db, row.id, row.status as RideStatus, changes))) return undefined;
       const updated = { ...row, ...changes } as repository.RideRow;
-      await this.#deps.notifications.record(trx, notices(updated));
+      await this.#deps.notifications.record(tx, notices(updated));
       return updated;
     });
   }

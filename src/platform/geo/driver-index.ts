@@ -125,8 +125,7 @@ export class MemoryDriverIndex implements DriverLocationIndex {
         if (found[limit - 1].distanceKm <= ring * Math.min(cellKmLat, cellKmLon)) break;
       }
     }
-    found.sort(byDistance);
-    return found.slice(0, limit).map((driver) => ({ ...driver, distanceKm: Math.round(driver.distanceKm * 1000) / 1000 }));
+    return nearestFirst(found, limit);
   }
 
   /** Drops positions that have gone stale; cost is the number dropped. */
@@ -153,3 +152,9 @@ export class MemoryDriverIndex implements DriverLocationIndex {
 }
 
 const byDistance = (a: NearbyDriver, b: NearbyDriver) => a.distanceKm - b.distanceKm || a.driverId - b.driverId;
+
+/** The answer of every index: nearest first (ties by id), at most `limit`, distances to the metre. */
+export function nearestFirst(found: NearbyDriver[], limit: number): NearbyDriver[] {
+  found.sort(byDistance);
+  return found.slice(0, limit).map((driver) => ({ ...driver, distanceKm: Math.round(driver.distanceKm * 1000) / 1000 }));
+}

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import { connectDatabase } from '../../../src/db/connect.ts';
+import { inTransaction } from '../../../src/db/transaction.ts';
 import { NotificationsService, type NewNotification } from '../../../src/modules/notifications/notifications.service.ts';
+import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 
@@ -9,8 +12,8 @@ import { signUp, type TestUser } from '../../helpers/factories.ts';
 async function record(t: TestApp, items: NewNotification[]): Promise<number[]> {
   const { db } = connectDatabase(t.config.database);
   try {
-    const service = new NotificationsService(db, t.clock);
-    const saved = await db.transaction().execute((trx) => service.record(trx, items));
+    const service = new NotificationsService(db, t.clock, new MemoryEventBus(), pino({ level: 'silent' }));
+    const saved = await inTransaction(db, (tx) => service.record(tx, items));
     return saved.map((n) => n.id);
   } finally {
     await db.destroy();

@@ -1,0 +1,110 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.ts';
+import { viaRedis } from '../redis.ts';
+import { nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
+import { haversineKm, type Point } from './geo.ts';
+
+// drivers:geo  GEO set for the radius search (Redis keeps positions to about half a metre)
+// drivers:pos  hash driverId → "lat,lon,updatedAt", the exact report and its time
+// drivers:seen sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
+const KEYS = ['drivers:geo', 'drivers:pos', 'drivers:seen'] as const;
+const GEO_MAX_LAT = 85.05112878; // Redis GEO cannot index the polar caps
+const SWEEP_INTERVAL_MS = 10_000;
+
+const UPSERT = `
+local seen = redis.call('ZSCORE', KEYS[3], ARGV[1])
+if seen and tonumber(seen) > tonumber(ARGV[4]) then return 0 end
+redis.call('GEOADD', KEYS[1], ARGV[3], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+return 1`;
+
+// Candidates within the radius, fresh ones only, with their exact reports.
+const NEARBY = `
+local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', ARGV[3], 'km', 'ASC')
+local found = {}
+for _, id in ipairs(ids) do
+  local report = redis.call('HGET', KEYS[2], id)
+  if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
+    found[#found + 1] = id
+    found[#found + 1] = report
+  end
+end
+return found`;
+
+const SWEEP = `
+local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, 1000)
+for _, id in ipairs(stale) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+return #stale`;
+
+type Script = (...args: Array<string | number>) => Promise<unknown>;
+
+function defineScript(redis: Redis, name: string, lua: string): Script {
+  redis.defineCommand(name, { numberOfKeys: KEYS.length, lua });
+  const command = (redis as unknown as Record<string, Script>)[name].bind(redis);
+  return (...args) => command(...KEYS, ...args);
+}
+
+const clampLat = (lat: number) => Math.max(-GEO_MAX_LAT, Math.min(GEO_MAX_LAT, lat));
+
+function parseReport(driverId: number, report: string): DriverPosition {
+  const [lat, lon, updatedAt] = report.split(',').map(Number);
+  return { driverId, lat, lon, updatedAt };
+}
+
+/** The driver location index in Redis, shared by every instance. */
+export class RedisDriverIndex implements DriverLocationIndex {
+  readonly #redis: Redis;
+  readonly #upsert: Script;
+  readonly #nearby: Script;
+  readonly #sweep: Script;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(redis: Redis, clock: Clock) {
+    this.#redis = redis;
+    this.#upsert = defineScript(redis, 'driverIndexUpsert', UPSERT);
+    this.#nearby = defineScript(redis, 'driverIndexNearby', NEARBY);
+    this.#sweep = defineScript(redis, 'driverIndexSweep', SWEEP);
+    this.#sweeper = setInterval(() => void this.sweep(clock.now()).catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+  }
+
+  async upsert({ driverId, lat, lon, updatedAt }: DriverPosition): Promise<void> {
+    await viaRedis(this.#upsert(driverId, clampLat(lat), lon, updatedAt, `${lat},${lon},${updatedAt}`));
+  }
+
+  async remove(driverId: number): Promise<void> {
+    await viaRedis(this.#redis.multi().zrem(KEYS[0], driverId).hdel(KEYS[1], String(driverId)).zrem(KEYS[2], driverId).exec());
+  }
+
+  async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
+    const report = await viaRedis(this.#redis.hget(KEYS[1], String(driverId)));
+    if (!report) return undefined;
+    const position = parseReport(driverId, report);
+    return position.updatedAt > now - POSITION_TTL_MS ? position : undefined;
+  }
+
+  async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
+    // Redis measures with its own earth radius; ask a little wider and decide exactly here.
+    const reply = (await viaRedis(this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS))) as string[];
+    const found: NearbyDriver[] = [];
+    for (let i = 0; i < reply.length; i += 2) {
+      const { driverId, lat, lon } = parseReport(Number(reply[i]), reply[i + 1]);
+      const distanceKm = haversineKm(center, { lat, lon });
+      if (distanceKm <= radiusKm) found.push({ driverId, lat, lon, distanceKm });
+    }
+    return nearestFirst(found, limit);
+  }
+
+  /** Drops stale drivers, a thousand per round trip. */
+  async sweep(now: number): Promise<void> {
+    while (Number(await viaRedis(this.#sweep(now - POSITION_TTL_MS))) === 1000);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+  }
+}
