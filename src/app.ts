@@ -71,7 +71,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await migrateToLatest(db, kind);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
-  const { counters, driverIndex, cache, bus, checks, close: closeShared } = sharedState(config, clock, app.log);
+  const shared = sharedState(config, clock, app.log);
+  const { counters, driverIndex, cache, bus, checks } = shared;
 
   // Services: each module's rules; later ones use earlier ones.
   const notifications = new NotificationsService(db, clock, bus, app.log);
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await rides.close();
     await drivers.close();
-    await closeShared();
+    await shared.close();
     mailer.close();
     await db.destroy();
   });
