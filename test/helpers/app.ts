@@ -77,8 +77,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Ap
   };
 }
 
-export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const postgresUrl = process.env.DATABASE_URL;
+export async function freshDatabase(postgresUrl = process.env.DATABASE_URL): Promise<{ url: string; drop(): Promise<void> }> {
   if (postgresUrl?.startsWith('postgres')) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: postgresUrl });
