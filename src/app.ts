@@ -31,7 +31,7 @@ import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform
 import { createMailer } from './platform/mail.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
-import { createRedis } from './platform/redis.ts';
+import { createRedis, untilReady } from './platform/redis.ts';
 import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 
@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await migrateToLatest(db, kind);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
-  const shared = sharedState(config, clock, app.log);
+  const shared = await sharedState(config, clock, app.log);
   const { counters, driverIndex, cache, bus, checks } = shared;
 
   // Services: each module's rules; later ones use earlier ones.
@@ -127,7 +127,7 @@ interface SharedState {
 }
 
 /** State that several instances must share: in this process by default, in Redis when REDIS_URL is set. */
-function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger): SharedState {
+async function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger): Promise<SharedState> {
   if (!config.redisUrl) {
     const [counters, driverIndex, bus] = [new MemoryCounters(clock), new MemoryDriverIndex(() => clock.now()), new MemoryEventBus()];
     return {
@@ -143,6 +143,7 @@ function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger): Shar
   }
   const redis = createRedis(config.redisUrl, config.redisKeyPrefix, log);
   const subscriber = createRedis(config.redisUrl, config.redisKeyPrefix, log, { subscriber: true });
+  await untilReady(redis);
   const [counters, driverIndex] = [new RedisCounters(redis, clock), new RedisDriverIndex(redis, clock)];
   const bus = new RedisEventBus(redis, subscriber, config.redisKeyPrefix, log);
   return {

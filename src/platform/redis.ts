@@ -40,3 +40,17 @@ export async function viaRedis<T>(operation: Promise<T>): Promise<T> {
     throw unavailable('A shared dependency (Redis) is unavailable; try again shortly', 'REDIS_UNAVAILABLE', error);
   }
 }
+
+/** Resolves once the client is connected, or after `timeoutMs` (then /ready shows Redis down until it comes). */
+export async function untilReady(client: Redis, timeoutMs = 5_000): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    client.once('ready', done);
+    function done() {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    }
+  });
+}

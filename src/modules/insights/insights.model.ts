@@ -106,13 +106,15 @@ function hourFormat(timeZone: string): Intl.DateTimeFormat {
 
 /** Weighted rides per day for each local hour: newer days count more. */
 export function hourlyProfile(now: number, timeZone: string, buckets: DemandInput['buckets']): number[] {
-  const { lookbackDays, dayDecay } = MODEL_CONSTANTS;
+  const { lookbackDays, dayDecay, bucketMinutes } = MODEL_CONSTANTS;
+  const windowStart = now - lookbackDays * DAY_MS;
   let totalWeight = 0;
   for (let day = 0; day < lookbackDays; day++) totalWeight += dayDecay ** day;
   const profile = new Array<number>(24).fill(0);
   for (const { start, count } of buckets) {
-    const age = Math.floor((now - start) / DAY_MS);
-    if (age < 0 || age >= lookbackDays || count === 0) continue;
+    // The bucket that straddles the window's start holds rides of the window's oldest day.
+    if (start > now || start + bucketMinutes * 60_000 <= windowStart || count === 0) continue;
+    const age = Math.min(lookbackDays - 1, Math.floor((now - start) / DAY_MS));
     profile[localHour(start, timeZone)] += (count * dayDecay ** age) / totalWeight;
   }
   return profile;

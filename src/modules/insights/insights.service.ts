@@ -37,7 +37,10 @@ export class InsightsService {
     if (cached) return JSON.parse(cached) as Insights;
     this.#computing ??= this.compute()
       .then(async (insights) => {
-        await this.#deps.cache.set(CACHE_KEY, JSON.stringify(insights), INSIGHTS_CACHE_MS).catch((error: unknown) => {
+        // Kept until 30 s after the moment the numbers describe, not after they were stored.
+        const ttl = INSIGHTS_CACHE_MS - (this.#deps.clock.now() - Date.parse(insights.generatedAt));
+        if (ttl <= 0) return insights;
+        await this.#deps.cache.set(CACHE_KEY, JSON.stringify(insights), ttl).catch((error: unknown) => {
           this.#deps.log.warn({ err: error }, 'insights cache unavailable; not stored');
         });
         return insights;

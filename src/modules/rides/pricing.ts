@@ -42,13 +42,15 @@ export interface DemandSignal {
 export type DemandSource = () => Promise<DemandSignal>;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
+// Floating point turns 8.4 / 24 × 60 into 21.000000000000004; settle to 6 decimals before ceil/floor.
+const settle = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** Road distance between two points, to 10 m. */
 export function roadDistanceKm(pickup: Point, drop: Point): number {
   return round2(haversineKm(pickup, drop) * ROAD_FACTOR);
 }
 
-export const durationMinutes = (distanceKm: number): number => Math.ceil((distanceKm / CITY_SPEED_KMH) * 60);
+export const durationMinutes = (distanceKm: number): number => Math.ceil(settle((distanceKm / CITY_SPEED_KMH) * 60));
 
 export interface FareQuote {
   distanceKm: number;
@@ -84,8 +86,8 @@ export function quoteFare(input: { distanceKm: number; rideType: RideType; surge
     currency: 'INR',
     fare,
     estimatedFare: fare,
-    fareMin: Math.floor(fare * QUOTE_RANGE.low),
-    fareMax: Math.ceil(fare * QUOTE_RANGE.high),
+    fareMin: Math.floor(settle(fare * QUOTE_RANGE.low)),
+    fareMax: Math.ceil(settle(fare * QUOTE_RANGE.high)),
     baseFare: rate.base,
     distanceFare,
     timeFare,

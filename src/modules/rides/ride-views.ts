@@ -61,6 +61,6 @@ export function toRide(row: RideRow, options: { riderName?: string; otps?: 'star
 /** A ride in progress shows its driver's newest position, even before the batch reaches the row. */
 export function withDriverPosition(row: RideRow, position: DriverPosition | undefined): RideRow {
   if (!position || (row.status !== 'ACCEPTED' && row.status !== 'PICKED') || position.driverId !== row.driver_id) return row;
-  if (row.driver_location_updated_at !== null && row.driver_location_updated_at >= position.updatedAt) return row;
+  if (row.driver_location_updated_at !== null && row.driver_location_updated_at > position.updatedAt) return row;
   return { ...row, driver_lat: position.lat, driver_lon: position.lon, driver_location_updated_at: position.updatedAt };
 }

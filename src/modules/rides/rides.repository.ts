@@ -76,14 +76,14 @@ export interface RidePosition {
   at: number;
 }
 
-/** Writes the latest driver position of many rides; an older position never replaces a newer one. */
+/** Writes the latest driver position of many rides; an older position never replaces a newer one (a tie goes to the later write). */
 export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[number, RidePosition]>): Promise<void> {
   for (const [id, { lat, lon, at }] of positions) {
     await db
       .updateTable('rides')
       .set({ driver_lat: lat, driver_lon: lon, driver_location_updated_at: at })
       .where('id', '=', id)
-      .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<', at)]))
+      .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<=', at)]))
       .execute();
   }
 }
@@ -128,18 +128,17 @@ export async function countBusyDrivers(db: Db): Promise<number> {
 }
 
 /**
- * Drivers with ride activity since `since`: on a ride now, or accepted, drove or finished one since.
- * Requests are not open for a day, so rides created a day before `since` bound the scan.
+ * Drivers with ride activity since `since`: on a ride now, or accepted, finished or lost one since.
+ * (Picking up and reporting positions happen between accepting and finishing.)
  */
 export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
-  const recent = db
-    .selectFrom('rides')
-    .select('driver_id')
-    .where('created_at', '>=', since - 86_400_000)
-    .where('driver_id', 'is not', null)
-    .where((eb) => eb.or([eb('accepted_at', '>=', since), eb('driver_location_updated_at', '>=', since), eb('completed_at', '>=', since)]));
-  const onRide = db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']);
-  const rows = await recent.union(onRide).execute();
+  const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') =>
+    db.selectFrom('rides').select('driver_id').where(column, '>=', since).where('driver_id', 'is not', null);
+  const rows = await driversWhere('accepted_at')
+    .union(driversWhere('completed_at'))
+    .union(driversWhere('cancelled_at'))
+    .union(db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']))
+    .execute();
   return rows.map((row) => row.driver_id!);
 }
 

@@ -1,4 +1,4 @@
-import { haversineKm, type Point } from './geo.ts';
+import { EARTH_RADIUS_KM, haversineKm, type Point } from './geo.ts';
 
 /** A driver's position is forgotten after two minutes without an update. */
 export const POSITION_TTL_MS = 120_000;
@@ -30,12 +30,12 @@ export interface DriverLocationIndex {
 // Grid cells of 0.02° (about 2.2 km north-south). A search visits rings of cells around the
 // centre and stops as soon as no unvisited cell can hold a closer driver than the ones found.
 const CELL_DEGREES = 0.02;
-const KM_PER_DEGREE_LAT = 111.2;
-const COLUMNS = Math.ceil(360 / CELL_DEGREES);
+const KM_PER_DEGREE_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
+const COLUMNS = Math.round(360 / CELL_DEGREES);
 const SWEEP_INTERVAL_MS = 10_000;
 
 const rowOf = (lat: number) => Math.floor((lat + 90) / CELL_DEGREES);
-const columnOf = (lon: number) => Math.floor((lon + 180) / CELL_DEGREES);
+const columnOf = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
 const cellKey = (row: number, column: number) => row * COLUMNS + column;
 
 interface Entry extends DriverPosition {
@@ -89,17 +89,26 @@ export class MemoryDriverIndex implements DriverLocationIndex {
     const freshAfter = now - POSITION_TTL_MS;
     const centerRow = rowOf(center.lat);
     const centerColumn = columnOf(center.lon);
-    // The narrowest cell inside the search area decides how far a ring reaches at least.
-    const farthestLat = Math.min(89.9, Math.abs(center.lat) + radiusKm / KM_PER_DEGREE_LAT);
     const cellKmLat = CELL_DEGREES * KM_PER_DEGREE_LAT;
-    const cellKmLon = cellKmLat * Math.cos((farthestLat * Math.PI) / 180);
     const rowRings = Math.ceil(radiusKm / cellKmLat);
-    const columnRings = Math.min(Math.ceil(COLUMNS / 2), Math.ceil(radiusKm / cellKmLon));
+    // Longitude cells shrink towards the poles: the latitude of the circle farthest from the equator
+    // decides how many columns the circle can span; a circle over a pole spans them all.
+    const farthestLat = Math.abs(center.lat) + radiusKm / KM_PER_DEGREE_LAT;
+    const cosFarthest = farthestLat >= 90 ? 0 : Math.cos((farthestLat * Math.PI) / 180);
+    const halfTurn = COLUMNS / 2;
+    const columnRings = cosFarthest === 0 ? halfTurn : Math.min(halfTurn, Math.ceil(radiusKm / (cellKmLat * cosFarthest)));
     const maxRing = Math.max(rowRings, columnRings);
+    // The closest any point `ring` whole cells away can be, east-west or north-south (great circle).
+    const reachKm = (ring: number) => {
+      const northSouth = ring * cellKmLat;
+      const halfAngle = (ring * CELL_DEGREES * Math.PI) / 360;
+      const eastWest = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, cosFarthest * Math.sin(Math.min(halfAngle, Math.PI / 2))));
+      return Math.min(northSouth, eastWest);
+    };
 
     const found: NearbyDriver[] = [];
     const consider = (rowOffset: number, columnOffset: number) => {
-      const column = (((centerColumn + columnOffset) % COLUMNS) + COLUMNS) % COLUMNS;
+      const column = (centerColumn + columnOffset + COLUMNS) % COLUMNS;
       const members = this.#cells.get(cellKey(centerRow + rowOffset, column));
       if (!members) return;
       for (const entry of members) {
@@ -109,26 +118,32 @@ export class MemoryDriverIndex implements DriverLocationIndex {
       }
     };
 
-    // Ring r is the square outline of cells r steps from the centre cell.
+    // Ring r is the square outline of cells r steps from the centre cell. Half a turn east and
+    // half a turn west are the same column, visited once.
     for (let ring = 0; ring <= maxRing; ring++) {
+      const columns = Math.min(ring, columnRings);
+      const lastColumn = columns === halfTurn ? columns - 1 : columns;
       for (let dr = -Math.min(ring, rowRings); dr <= Math.min(ring, rowRings); dr++) {
         if (Math.abs(dr) === ring) {
-          for (let dc = -Math.min(ring, columnRings); dc <= Math.min(ring, columnRings); dc++) consider(dr, dc);
+          for (let dc = -columns; dc <= lastColumn; dc++) consider(dr, dc);
         } else if (ring <= columnRings) {
           consider(dr, -ring);
-          consider(dr, ring);
+          if (ring !== halfTurn) consider(dr, ring);
         }
       }
       // Every cell of a later ring lies at least `ring` whole cells from the centre cell.
       if (found.length >= limit) {
         found.sort(byDistance);
-        if (found[limit - 1].distanceKm <= ring * Math.min(cellKmLat, cellKmLon)) break;
+        if (found[limit - 1].distanceKm <= reachKm(ring)) break;
       }
     }
     return nearestFirst(found, limit);
   }
 
-  /** Drops positions that have gone stale; cost is the number dropped. */
+  /**
+   * Drops positions that have gone stale; cost is the number dropped. Entries are in arrival order,
+   * which is time order as long as reports carry the clock's current time (reads check the age anyway).
+   */
   sweep(now: number): void {
     const freshAfter = now - POSITION_TTL_MS;
     for (const entry of this.#drivers.values()) {

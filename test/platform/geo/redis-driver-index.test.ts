@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { POSITION_TTL_MS, type DriverPosition } from '../../../src/platform/geo/driver-index.ts';
+import type { Point } from '../../../src/platform/geo/geo.ts';
+import { RedisDriverIndex } from '../../../src/platform/geo/redis-driver-index.ts';
+import { createRedis, untilReady } from '../../../src/platform/redis.ts';
+import { bruteForce, destination, ids, mulberry32, NOW } from '../../helpers/geo.ts';
+import { productionServicesMissing, REDIS_URL } from '../../helpers/production.ts';
+
+const missing = await productionServicesMissing();
+
+describe('RedisDriverIndex against a brute-force search', { skip: missing }, () => {
+  const prefix = `test:${randomBytes(6).toString('hex')}:`;
+  let redis: Redis;
+  let index: RedisDriverIndex;
+  const latest = new Map<number, DriverPosition>();
+  const random = mulberry32(7_140_211);
+  const CITIES: Point[] = [
+    { lat: 12.9716, lon: 77.5946 },
+    { lat: 19.076, lon: 72.8777 },
+    { lat: -33.8688, lon: 151.2093 },
+    { lat: 64.1466, lon: -21.9426 },
+    { lat: -17.8, lon: 179.99 },
+  ];
+
+  before(async () => {
+    redis = createRedis(REDIS_URL, prefix, pino({ level: 'silent' }));
+    await untilReady(redis);
+    index = new RedisDriverIndex(redis, { now: () => NOW });
+    let driverId = 1;
+    for (const city of CITIES) {
+      for (let i = 0; i < 1200; i++) {
+        const point = destination(city, random() * 360, 30 * random() ** 1.5);
+        const ageMs = random() < 0.9 ? Math.floor(random() * (POSITION_TTL_MS - 1)) : POSITION_TTL_MS + Math.floor(random() * POSITION_TTL_MS);
+        const position = { driverId, ...point, updatedAt: NOW - ageMs };
+        latest.set(driverId++, position);
+        await index.upsert(position);
+      }
+    }
+  });
+  after(async () => {
+    await index.close();
+    await redis.del('drivers:geo', 'drivers:pos', 'drivers:seen');
+    redis.disconnect();
+  });
+
+  test('200 random queries give the same drivers, order, positions and distances', async () => {
+    let nonEmpty = 0;
+    for (let q = 0; q < 200; q++) {
+      const center = destination(CITIES[q % CITIES.length], random() * 360, 35 * random());
+      const radiusKm = 0.1 + random() * 49.9;
+      const limit = 1 + Math.floor(random() * 100);
+      const expected = bruteForce(latest.values(), center, radiusKm, limit, NOW);
+      const actual = await index.nearby(center, radiusKm, limit, NOW);
+      if (expected.length) nonEmpty++;
+      assert.deepEqual(actual, expected, `query ${q}: ${JSON.stringify(center)} ${radiusKm.toFixed(3)} km, limit ${limit}`);
+    }
+    assert.ok(nonEmpty > 150, `most queries find drivers (${nonEmpty})`);
+  });
+
+  test('get, an older report, remove and sweep', async () => {
+    const point = { lat: 12.9716, lon: 77.5946 };
+    await index.upsert({ driverId: 900_001, ...point, updatedAt: NOW - 1000 });
+    await index.upsert({ driverId: 900_001, lat: 0, lon: 0, updatedAt: NOW - 5000 });
+    assert.deepEqual(await index.get(900_001, NOW), { driverId: 900_001, ...point, updatedAt: NOW - 1000 }, 'the older report was ignored');
+    assert.equal(await index.get(900_001, NOW + POSITION_TTL_MS), undefined, 'stale once two minutes old');
+    await index.remove(900_001);
+    assert.equal(await index.get(900_001, NOW), undefined);
+    assert.ok(!ids(await index.nearby(point, 1, 100, NOW)).includes(900_001));
+
+    const staleBefore = [...latest.values()].filter((p) => p.updatedAt <= NOW - POSITION_TTL_MS).length;
+    assert.ok(staleBefore > 0);
+    await index.sweep(NOW);
+    assert.equal(await redis.zcard('drivers:seen'), latest.size - staleBefore, 'stale drivers are gone from Redis');
+  });
+});
