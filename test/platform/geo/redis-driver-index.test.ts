@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { POSITION_TTL_MS, type DriverPosition } from '../../../src/platform/geo/driver-index.ts';
 import type { Point } from '../../../src/platform/geo/geo.ts';
