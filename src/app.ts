@@ -40,6 +40,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Overrides the pino logger built from config (tests capture or silence it). */
   logger?: FastifyServerOptions['logger'];
+  /** A driver location index filled beforehand (the benchmark's bulk loader); chosen from config otherwise. */
+  driverIndex?: DriverLocationIndex;
 }
 
 // Secrets that may reach a log line through a logged object are masked.
@@ -72,7 +74,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
   const shared = await sharedState(config, clock, app.log);
-  const { counters, driverIndex, cache, bus, checks } = shared;
+  const { counters, cache, bus, checks } = shared;
+  const driverIndex = options.driverIndex ?? shared.driverIndex;
 
   // Services: each module's rules; later ones use earlier ones.
   const notifications = new NotificationsService(db, clock, bus, app.log);
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await rides.close();
     await drivers.close();
     await shared.close();
+    await driverIndex.close();
     mailer.close();
     await db.destroy();
   });

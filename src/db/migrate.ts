@@ -5,6 +5,7 @@ import * as accounts from './migrations/2026-11-22-01-accounts.ts';
 import * as rides from './migrations/2026-11-22-02-rides.ts';
 import * as payments from './migrations/2026-11-22-03-payments.ts';
 import * as rideActivity from './migrations/2026-11-22-04-ride-activity-indexes.ts';
+import * as demandBuckets from './migrations/2026-11-22-05-ride-demand-buckets.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-02-rides': rides,
   '2026-11-22-03-payments': payments,
   '2026-11-22-04-ride-activity-indexes': rideActivity,
+  '2026-11-22-05-ride-demand-buckets': demandBuckets,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -7,7 +7,7 @@ import type { RideRow } from './rides.repository.ts';
 const trip = (ride: RideRow) =>
   ride.pickup_location && ride.drop_location ? ` from ${ride.pickup_location} to ${ride.drop_location}` : '';
 
-const note = (ride: RideRow, userId: number, eventType: string, title: string, message: string): NewNotification => ({
+const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: string, title: string, message: string): NewNotification => ({
   userId,
   rideId: ride.id,
   eventType,
@@ -23,7 +23,7 @@ export const rideAccepted = (ride: RideRow): NewNotification[] => [
   note(ride, ride.rider_id, 'RIDE_ACCEPTED', 'Driver on the way', `A driver accepted ride #${ride.id} and is heading to your pickup point.`),
 ];
 
-export const driverArriving = (ride: RideRow): NewNotification[] => [
+export const driverArriving = (ride: Pick<RideRow, 'id' | 'rider_id'>): NewNotification[] => [
   note(ride, ride.rider_id, 'DRIVER_ARRIVING', 'Your driver is arriving', `Your driver is less than 300 m from the pickup point of ride #${ride.id}.`),
 ];
 

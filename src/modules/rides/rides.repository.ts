@@ -15,6 +15,16 @@ export function findRide(db: Db, id: number): Promise<RideRow | undefined> {
   return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** What a position report needs to know about its ride; the hot path reads no more. */
+export function findRideForPosition(db: Db, id: number) {
+  return db
+    .selectFrom('rides')
+    .select(['id', 'status', 'rider_id', 'driver_id', 'pickup_lat', 'pickup_lon', 'arriving_notified_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+export type RidePositionContext = NonNullable<Awaited<ReturnType<typeof findRideForPosition>>>;
+
 export function listByStatus(db: Db, status: RideStatus, page: Page): Promise<RideRow[]> {
   let query = db.selectFrom('rides').selectAll().where('status', '=', status);
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
@@ -95,12 +105,16 @@ export async function setPaymentOutcome(db: Db, id: number, outcome: { payment_s
 
 // Aggregates for the demand model: counts only, answered from the indexes on created_at and status.
 
-/** Rides created per bucket since `since`; `start` is the bucket's first millisecond. */
+/**
+ * Rides created per bucket since `since`; `start` is the bucket's first millisecond. With 15-minute
+ * buckets the counts come from the rides_created_bucket index alone, already in bucket order.
+ */
 export async function countCreatedPerBucket(db: Db, since: number, bucketMs: number): Promise<Array<{ start: number; count: number }>> {
   const bucket = sql<number>`created_at / ${sql.lit(bucketMs)}`;
   const rows = await db
     .selectFrom('rides')
     .select([bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('count')])
+    .where(bucket, '>=', Math.floor(since / bucketMs))
     .where('created_at', '>=', since)
     .groupBy(bucket)
     .execute();
@@ -132,14 +146,15 @@ export async function countBusyDrivers(db: Db): Promise<number> {
  * (Picking up and reporting positions happen between accepting and finishing.)
  */
 export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
-  const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') =>
-    db.selectFrom('rides').select('driver_id').where(column, '>=', since).where('driver_id', 'is not', null);
+  // Each part is a range of its own time index (a "driver_id is not null" filter would steer
+  // SQLite to the driver index instead); rides cancelled before any driver give null, dropped below.
+  const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') => db.selectFrom('rides').select('driver_id').where(column, '>=', since);
   const rows = await driversWhere('accepted_at')
     .union(driversWhere('completed_at'))
     .union(driversWhere('cancelled_at'))
     .union(db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']))
     .execute();
-  return rows.map((row) => row.driver_id!);
+  return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
 }
 
 /** Mean request-to-accept delay in ms of rides created since `since`, and how many were accepted. */

@@ -209,7 +209,8 @@ export class RidesService {
    * The first report within 300 m of the pickup point notifies the rider.
    */
   async updateLocation(user: AuthUser, id: number, position: Point): Promise<LocationUpdate> {
-    const row = await this.#find(id);
+    const row = await repository.findRideForPosition(this.#db, id);
+    if (!row) throw notFound(`Ride ${id} not found`);
     this.#assertDriverOf(user, row, 'report its location');
     if (!ACTIVE.includes(row.status as RideStatus)) {
       throw conflict(`Ride ${id} is ${row.status}; locations are taken while it is ACCEPTED or PICKED`, 'RIDE_NOT_ACTIVE');
@@ -323,7 +324,7 @@ export class RidesService {
     if (a.length !== b.length || !timingSafeEqual(a, b)) throw badRequest('The code does not match', 'OTP_MISMATCH');
   }
 
-  async #noticeArrival(row: repository.RideRow): Promise<void> {
+  async #noticeArrival(row: repository.RidePositionContext): Promise<void> {
     await inTransaction(this.#db, async (tx) => {
       if (await repository.claimArrivingNotice(tx.db, row.id, this.#deps.clock.now())) {
         await this.#deps.notifications.record(tx, driverArriving(row));
@@ -351,7 +352,7 @@ export class RidesService {
     return row;
   }
 
-  #assertDriverOf(user: AuthUser, row: repository.RideRow, action: string): void {
+  #assertDriverOf(user: AuthUser, row: Pick<repository.RideRow, 'driver_id'>, action: string): void {
     if (row.driver_id !== user.id && !isAdmin(user)) throw forbidden(`Only the ride's driver can ${action}`);
   }
 

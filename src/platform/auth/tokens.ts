@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
 import { unauthorized } from '../errors.ts';
@@ -11,14 +11,18 @@ export interface VerifiedToken extends AuthUser {
   expiresAt: number;
 }
 
+// Verified access tokens, so a token's signature is checked once rather than on every request.
+const VERIFIED_CACHE_SIZE = 20_000;
+
 /** HS256 JWTs with claims sub, role, typ, jti, iat, exp. Only HS256 is accepted when verifying. */
 export class TokenService {
-  readonly #key: Uint8Array;
+  readonly #key: Promise<webcrypto.CryptoKey>;
   readonly #clock: Clock;
+  readonly #verified = new Map<string, VerifiedToken>();
   readonly accessTtlSeconds: number;
 
   constructor(secret: string, accessTtlSeconds: number, clock: Clock) {
-    this.#key = new TextEncoder().encode(secret);
+    this.#key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     this.accessTtlSeconds = accessTtlSeconds;
     this.#clock = clock;
   }
@@ -34,9 +38,22 @@ export class TokenService {
 
   /** Verifies signature, expiry and type; any failure is a 401. */
   async verify(token: string, type: TokenType): Promise<VerifiedToken> {
+    if (type === 'access') {
+      // Only the exact string that was verified before can hit; its expiry is checked every time.
+      const known = this.#verified.get(token);
+      if (known && known.expiresAt > this.#clock.now()) return known;
+      const verified = await this.#verify(token, type);
+      if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!);
+      this.#verified.set(token, verified);
+      return verified;
+    }
+    return this.#verify(token, type);
+  }
+
+  async #verify(token: string, type: TokenType): Promise<VerifiedToken> {
     const label = type === 'access' ? 'Access token' : 'Refresh token';
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: ['HS256'],
         currentDate: new Date(this.#clock.now()),
         requiredClaims: ['sub', 'role', 'typ', 'jti', 'iat', 'exp'],
@@ -53,13 +70,13 @@ export class TokenService {
     }
   }
 
-  #sign(user: AuthUser, typ: TokenType, jti: string, issuedAt: number, expiresAt: number): Promise<string> {
+  async #sign(user: AuthUser, typ: TokenType, jti: string, issuedAt: number, expiresAt: number): Promise<string> {
     return new SignJWT({ role: user.role, typ })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setJti(jti)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
-      .sign(this.#key);
+      .sign(await this.#key);
   }
 }
