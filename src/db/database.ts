@@ -151,5 +151,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
 }
 
+/** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */
+export const MAX_ID = 2_147_483_647;
+
 /** A database handle or an open transaction; repositories accept either. */
 export type Db = Kysely<Database> | Transaction<Database>;

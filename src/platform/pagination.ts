@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MAX_ID } from '../db/database.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -16,7 +17,11 @@ export interface Page {
   beforeId: number | undefined;
 }
 
-export const toPage = (query: PageQuery): Page => ({ limit: query.limit, beforeId: query.cursor ? Number(query.cursor) : undefined });
+// A cursor past the largest possible id simply means "from the newest".
+export function toPage(query: PageQuery): Page {
+  const beforeId = query.cursor ? Number(query.cursor) : undefined;
+  return { limit: query.limit, beforeId: beforeId !== undefined && beforeId <= MAX_ID ? beforeId : undefined };
+}
 
 /** Lists are newest first by id. Repositories fetch `limit + 1` rows; the extra one proves a next page. */
 export function takePage<T extends { id: number }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db, RefreshTokensTable, SignupOtpsTable, UsersTable } from '../../db/database.ts';
+import { MAX_ID, type Db, type RefreshTokensTable, type SignupOtpsTable, type UsersTable } from '../../db/database.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type OtpRow = Selectable<SignupOtpsTable>;
@@ -9,7 +9,8 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  if (id > MAX_ID) return undefined;
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db, NotificationsTable } from '../../db/database.ts';
+import { MAX_ID, type Db, type NotificationsTable } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -26,6 +26,7 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
 
 /** Marks one of the user's notifications read; false when the id is not theirs or does not exist. */
 export async function markRead(db: Db, userId: number, id: number): Promise<boolean> {
+  if (id > MAX_ID) return false;
   const result = await db
     .updateTable('notifications')
     .set({ read: 1 })

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Db, RidesTable } from '../../db/database.ts';
+import { MAX_ID, type Db, type RidesTable } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import type { RideStatus } from './rides.schemas.ts';
 
@@ -11,12 +11,14 @@ export function insertRide(db: Db, ride: Insertable<RidesTable>): Promise<RideRo
   return db.insertInto('rides').values(ride).returningAll().executeTakeFirstOrThrow();
 }
 
-export function findRide(db: Db, id: number): Promise<RideRow | undefined> {
+export async function findRide(db: Db, id: number): Promise<RideRow | undefined> {
+  if (id > MAX_ID) return undefined;
   return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** What a position report needs to know about its ride; the hot path reads no more. */
-export function findRideForPosition(db: Db, id: number) {
+export async function findRideForPosition(db: Db, id: number) {
+  if (id > MAX_ID) return undefined;
   return db
     .selectFrom('rides')
     .select(['id', 'status', 'rider_id', 'driver_id', 'pickup_lat', 'pickup_lon', 'arriving_notified_at'])
@@ -146,14 +148,15 @@ export async function countBusyDrivers(db: Db): Promise<number> {
  * (Picking up and reporting positions happen between accepting and finishing.)
  */
 export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
-  // Each part is a range of its own time index (a "driver_id is not null" filter would steer
-  // SQLite to the driver index instead); rides cancelled before any driver give null, dropped below.
+  // UNION ALL then DISTINCT: a plain UNION lets SQLite merge ordered walks of the whole driver index.
   const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') => db.selectFrom('rides').select('driver_id').where(column, '>=', since);
-  const rows = await driversWhere('accepted_at')
-    .union(driversWhere('completed_at'))
-    .union(driversWhere('cancelled_at'))
-    .union(db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']))
-    .execute();
+  const activity = driversWhere('accepted_at')
+    .unionAll(driversWhere('completed_at'))
+    .unionAll(driversWhere('cancelled_at'))
+    .unionAll(db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']))
+    .as('activity');
+  const rows = await db.selectFrom(activity).select('driver_id').distinct().execute();
+  // Rides cancelled before any driver took them have none.
   return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
 }
 

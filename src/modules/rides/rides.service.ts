@@ -275,6 +275,8 @@ export class RidesService {
     }
     const row = await this.#find(id);
     if (row.status !== 'REQUESTED') throw conflict(`Ride ${id} is ${row.status}; only a REQUESTED ride can be accepted`, 'RIDE_NOT_REQUESTED');
+    // An account that signed up again as a driver must not drive its own booking.
+    if (row.rider_id === driverId) throw forbidden('A driver cannot accept a ride they booked', 'OWN_RIDE');
     try {
       const updated = await this.#transition(row, { status: 'ACCEPTED', driver_id: driverId, accepted_at: this.#deps.clock.now() }, rideAccepted);
       if (!updated) throw conflict(`Ride ${id} was taken or cancelled a moment ago`, 'RIDE_NOT_REQUESTED');

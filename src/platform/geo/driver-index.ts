@@ -38,14 +38,24 @@ const rowOf = (lat: number) => Math.floor((lat + 90) / CELL_DEGREES);
 const columnOf = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
 const cellKey = (row: number, column: number) => row * COLUMNS + column;
 
-interface Entry extends DriverPosition {
-  cell: number;
-}
-
+/**
+ * Positions are stored by slot in typed arrays (about 80 bytes per driver instead of an object
+ * each), and each grid cell lists its slots. A million drivers fit in well under 100 MB.
+ */
 export class MemoryDriverIndex implements DriverLocationIndex {
-  // Insertion order is update order (an update deletes and re-adds), so the oldest come first.
-  readonly #drivers = new Map<number, Entry>();
-  readonly #cells = new Map<number, Set<Entry>>();
+  // driverId → slot. Insertion order is update order (an update deletes and re-adds), so the oldest come first.
+  readonly #slots = new Map<number, number>();
+  readonly #cells = new Map<number, number[]>();
+  readonly #free: number[] = [];
+  #capacity = 1024;
+  #used = 0;
+  #driverId = new Float64Array(this.#capacity);
+  #lat = new Float64Array(this.#capacity);
+  #lon = new Float64Array(this.#capacity);
+  #updatedAt = new Float64Array(this.#capacity);
+  #cell = new Int32Array(this.#capacity);
+  /** Where the slot sits in its cell's list, so it can leave in constant time. */
+  #positionInCell = new Int32Array(this.#capacity);
   readonly #sweeper: NodeJS.Timeout;
   readonly #now: () => number;
 
@@ -55,7 +65,7 @@ export class MemoryDriverIndex implements DriverLocationIndex {
   }
 
   get size(): number {
-    return this.#drivers.size;
+    return this.#slots.size;
   }
 
   async upsert(position: DriverPosition): Promise<void> {
@@ -64,25 +74,34 @@ export class MemoryDriverIndex implements DriverLocationIndex {
 
   /** The synchronous core of upsert, for bulk loading. */
   upsertNow({ driverId, lat, lon, updatedAt }: DriverPosition): void {
-    const previous = this.#drivers.get(driverId);
-    if (previous && previous.updatedAt > updatedAt) return;
-    const entry: Entry = { driverId, lat, lon, updatedAt, cell: cellKey(rowOf(lat), columnOf(lon)) };
-    if (previous) this.#detach(previous);
-    this.#drivers.set(driverId, entry);
-    let members = this.#cells.get(entry.cell);
-    if (!members) this.#cells.set(entry.cell, (members = new Set()));
-    members.add(entry);
+    const cell = cellKey(rowOf(lat), columnOf(lon));
+    let slot = this.#slots.get(driverId);
+    if (slot === undefined) {
+      slot = this.#allocate();
+      this.#driverId[slot] = driverId;
+      this.#join(slot, cell);
+    } else {
+      if (this.#updatedAt[slot] > updatedAt) return;
+      this.#slots.delete(driverId);
+      if (this.#cell[slot] !== cell) {
+        this.#leave(slot);
+        this.#join(slot, cell);
+      }
+    }
+    this.#lat[slot] = lat;
+    this.#lon[slot] = lon;
+    this.#updatedAt[slot] = updatedAt;
+    this.#slots.set(driverId, slot);
   }
 
   async remove(driverId: number): Promise<void> {
-    const entry = this.#drivers.get(driverId);
-    if (entry) this.#detach(entry);
+    this.#drop(driverId);
   }
 
   async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
-    const entry = this.#drivers.get(driverId);
-    if (!entry || entry.updatedAt <= now - POSITION_TTL_MS) return undefined;
-    return { driverId, lat: entry.lat, lon: entry.lon, updatedAt: entry.updatedAt };
+    const slot = this.#slots.get(driverId);
+    if (slot === undefined || this.#updatedAt[slot] <= now - POSITION_TTL_MS) return undefined;
+    return { driverId, lat: this.#lat[slot], lon: this.#lon[slot], updatedAt: this.#updatedAt[slot] };
   }
 
   async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
@@ -109,12 +128,13 @@ export class MemoryDriverIndex implements DriverLocationIndex {
     const found: NearbyDriver[] = [];
     const consider = (rowOffset: number, columnOffset: number) => {
       const column = (centerColumn + columnOffset + COLUMNS) % COLUMNS;
-      const members = this.#cells.get(cellKey(centerRow + rowOffset, column));
-      if (!members) return;
-      for (const entry of members) {
-        if (entry.updatedAt <= freshAfter) continue;
-        const distanceKm = haversineKm(center, entry);
-        if (distanceKm <= radiusKm) found.push({ driverId: entry.driverId, lat: entry.lat, lon: entry.lon, distanceKm });
+      const slots = this.#cells.get(cellKey(centerRow + rowOffset, column));
+      if (!slots) return;
+      for (const slot of slots) {
+        if (this.#updatedAt[slot] <= freshAfter) continue;
+        const position = { lat: this.#lat[slot], lon: this.#lon[slot] };
+        const distanceKm = haversineKm(center, position);
+        if (distanceKm <= radiusKm) found.push({ driverId: this.#driverId[slot], ...position, distanceKm });
       }
     };
 
@@ -146,23 +166,67 @@ export class MemoryDriverIndex implements DriverLocationIndex {
    */
   sweep(now: number): void {
     const freshAfter = now - POSITION_TTL_MS;
-    for (const entry of this.#drivers.values()) {
-      if (entry.updatedAt > freshAfter) break;
-      this.#detach(entry);
+    for (const [driverId, slot] of this.#slots) {
+      if (this.#updatedAt[slot] > freshAfter) break;
+      this.#drop(driverId);
     }
   }
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    this.#drivers.clear();
+    this.#slots.clear();
     this.#cells.clear();
   }
 
-  #detach(entry: Entry): void {
-    this.#drivers.delete(entry.driverId);
-    const members = this.#cells.get(entry.cell);
-    members?.delete(entry);
-    if (members?.size === 0) this.#cells.delete(entry.cell);
+  #drop(driverId: number): void {
+    const slot = this.#slots.get(driverId);
+    if (slot === undefined) return;
+    this.#slots.delete(driverId);
+    this.#leave(slot);
+    this.#free.push(slot);
+  }
+
+  #join(slot: number, cell: number): void {
+    let slots = this.#cells.get(cell);
+    if (!slots) this.#cells.set(cell, (slots = []));
+    this.#cell[slot] = cell;
+    this.#positionInCell[slot] = slots.length;
+    slots.push(slot);
+  }
+
+  /** Swaps the cell's last slot into this one's place. */
+  #leave(slot: number): void {
+    const cell = this.#cell[slot];
+    const slots = this.#cells.get(cell)!;
+    const last = slots.pop()!;
+    if (last !== slot) {
+      const position = this.#positionInCell[slot];
+      slots[position] = last;
+      this.#positionInCell[last] = position;
+    }
+    if (slots.length === 0) this.#cells.delete(cell);
+  }
+
+  #allocate(): number {
+    const reused = this.#free.pop();
+    if (reused !== undefined) return reused;
+    if (this.#used === this.#capacity) this.#grow();
+    return this.#used++;
+  }
+
+  #grow(): void {
+    this.#capacity *= 2;
+    const grown = <T extends Float64Array | Int32Array>(old: T): T => {
+      const next = new (old.constructor as new (length: number) => T)(this.#capacity);
+      next.set(old);
+      return next;
+    };
+    this.#driverId = grown(this.#driverId);
+    this.#lat = grown(this.#lat);
+    this.#lon = grown(this.#lon);
+    this.#updatedAt = grown(this.#updatedAt);
+    this.#cell = grown(this.#cell);
+    this.#positionInCell = grown(this.#positionInCell);
   }
 }
 
