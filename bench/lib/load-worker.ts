@@ -1,0 +1,41 @@
+// Runs one autocannon measurement and prints its summary as JSON. Started by load.ts on the load core.
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import type { LoadRequest } from './load.ts';
+
+const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as {
+  url: string;
+  connections: number;
+  seconds: number;
+  overallRate?: number;
+  requests: LoadRequest[];
+};
+
+// Each connection walks the list from its own starting point.
+const result = await autocannon({
+  url: spec.url,
+  connections: spec.connections,
+  duration: spec.seconds,
+  overallRate: spec.overallRate,
+  requests: [
+    {
+      setupRequest: (request, context: { next?: number }) => {
+        context.next ??= Math.floor(Math.random() * spec.requests.length);
+        const chosen = spec.requests[context.next++ % spec.requests.length];
+        return { ...request, method: chosen.method, path: chosen.path, headers: { ...request.headers, ...chosen.headers }, body: chosen.body };
+      },
+    },
+  ],
+});
+
+console.log(
+  JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    total: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  }),
+);

@@ -1,0 +1,365 @@
+// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak]
+//
+// Starts the service itself, loads data with the bulk loader (lib/fixtures.ts) or through the
+// API, drives load with autocannon on another core, and compares every number with a baseline
+// measured in the same run. Prints one table and writes bench/results/latest.json.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { queryPoints } from './lib/drivers.ts';
+import { loadFixtures, type Fixtures } from './lib/fixtures.ts';
+import { bearer, json, load, type LoadRequest, type LoadResult } from './lib/load.ts';
+import { PINNING, pidOf, rssMb, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
+import { median, round, spread } from './lib/stats.ts';
+
+const argv = process.argv.slice(2).join(' ');
+const quick = argv.includes('--quick');
+const only = /--only=([\w,]+)/.exec(argv)?.[1]?.split(',');
+const wanted = (scenario: string) => !only || only.includes(scenario);
+
+const SETTINGS = quick
+  ? { warmup: 1, seconds: 3, repeats: 1, rides: 1_000, nearbyDrivers: 20_000, scalingDrivers: 100_000, insightsRides: 100_000, soakSeconds: 20, soakPairs: 20 }
+  : { warmup: 5, seconds: 10, repeats: 3, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 1_000_000, insightsRides: 1_000_000, soakSeconds: 600, soakPairs: 50 };
+
+interface Row {
+  scenario: string;
+  mode: string;
+  requestsPerSecond?: number;
+  p50?: number;
+  p99?: number;
+  errors?: number;
+  spreadPercent?: number;
+  baseline?: string;
+  baselineValue?: number;
+  ratio?: number;
+  value?: string;
+  target: string;
+  met: boolean;
+}
+const rows: Row[] = [];
+const scratch = mkdtempSync(join(tmpdir(), 'ride-bench-'));
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+interface Mode {
+  name: 'embedded' | 'production';
+  env: Record<string, string | undefined>;
+  /** A fresh, empty database URL for one purpose. */
+  freshDatabase(label: string): Promise<string>;
+  resetRedis(): Promise<void>;
+}
+
+const modes: Mode[] = [embeddedMode()];
+const postgresUrl = process.env.DATABASE_URL;
+if (postgresUrl?.startsWith('postgres') && process.env.REDIS_URL) modes.push(productionMode(postgresUrl, process.env.REDIS_URL));
+
+const baseline = await startServer(new URL('./baseline-server.ts', import.meta.url).pathname, [], {});
+const echo: LoadRequest[] = [{ method: 'POST', path: '/echo', headers: { 'content-type': 'application/json' }, body: json({ lat: 12.9716, lon: 77.5946 }) }];
+
+try {
+  for (const mode of modes) {
+    log(`mode ${mode.name}`);
+    await mode.resetRedis();
+    const url = await mode.freshDatabase('main');
+    const env = { ...mode.env, DATABASE_URL: url };
+    if (wanted('location') || wanted('status') || wanted('booking')) await rideScenarios(mode, env);
+    if (wanted('nearby')) await nearbyScenarios(mode, env);
+    if (wanted('insights')) await insightsScenario(mode, { ...mode.env, DATABASE_URL: await mode.freshDatabase('insights') });
+    if (wanted('soak')) await soakScenario(mode, { ...env, DATABASE_URL: await mode.freshDatabase('soak') });
+  }
+} finally {
+  await baseline.stop();
+}
+report();
+
+/** Runs the scenario and the bare-Fastify baseline alternately, after a warm-up of each. */
+async function versusBaseline(server: RunningServer, requests: LoadRequest[]): Promise<{ service: LoadResult[]; base: LoadResult[] }> {
+  await load(baseline.url, echo, { seconds: SETTINGS.warmup });
+  await load(server.url, requests, { seconds: SETTINGS.warmup });
+  const service: LoadResult[] = [];
+  const base: LoadResult[] = [];
+  for (let i = 0; i < SETTINGS.repeats; i++) {
+    base.push(await load(baseline.url, echo, { seconds: SETTINGS.seconds }));
+    service.push(await load(server.url, requests, { seconds: SETTINGS.seconds }));
+  }
+  return { service, base };
+}
+
+function throughputRow(scenario: string, mode: string, runs: { service: LoadResult[]; base: LoadResult[] }, targetRatio: number): Row {
+  const rps = runs.service.map((r) => r.requestsPerSecond);
+  const baseRps = median(runs.base.map((r) => r.requestsPerSecond));
+  const ratio = round(median(rps) / baseRps);
+  return {
+    scenario,
+    mode,
+    requestsPerSecond: Math.round(median(rps)),
+    p50: median(runs.service.map((r) => r.p50)),
+    p99: median(runs.service.map((r) => r.p99)),
+    errors: runs.service.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    spreadPercent: spread(rps),
+    baseline: 'bare Fastify JSON echo',
+    baselineValue: Math.round(baseRps),
+    ratio,
+    target: `≥ ${targetRatio} × baseline req/s`,
+    met: ratio >= targetRatio && runs.service.every((r) => r.errors + r.non2xx === 0),
+  };
+}
+
+async function rideScenarios(mode: Mode, env: Record<string, string | undefined>) {
+  log('loading 1,000 riders, 1,000 drivers and 1,000 accepted rides');
+  const fixtures = await loadFixtures(configFor(env), { riders: SETTINGS.rides, drivers: SETTINGS.rides, acceptedRides: SETTINGS.rides });
+  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env);
+  try {
+    if (wanted('location')) {
+      // About a kilometre from pickup, so the run measures updates, not arrival notices.
+      const requests: LoadRequest[] = fixtures.rides.map((ride) => ({
+        method: 'POST',
+        path: `/rides/location/${ride.id}`,
+        headers: bearer(ride.driverToken),
+        body: json({ lat: ride.pickup.lat + 0.009, lon: ride.pickup.lon }),
+      }));
+      log('location updates');
+      const runs = await versusBaseline(service, requests);
+      rows.push(throughputRow('driver location updates (1,000 active rides)', mode.name, runs, 0.5));
+      const seventy = Math.round(0.7 * median(runs.service.map((r) => r.requestsPerSecond)));
+      const paced = await load(service.url, requests, { seconds: SETTINGS.seconds, overallRate: seventy });
+      rows.push({
+        scenario: `location updates at 70 % of max (${seventy} req/s)`,
+        mode: mode.name,
+        requestsPerSecond: Math.round(paced.requestsPerSecond),
+        p50: paced.p50,
+        p99: paced.p99,
+        errors: paced.errors + paced.non2xx,
+        target: 'p99 < 25 ms',
+        met: paced.p99 < 25 && paced.errors + paced.non2xx === 0,
+      });
+    }
+    if (wanted('status')) {
+      log('public ride status');
+      const requests: LoadRequest[] = fixtures.rides.map((ride) => ({ method: 'GET', path: `/rides/status/${ride.id}` }));
+      rows.push(throughputRow('public ride status (GET /rides/status/{id})', mode.name, await versusBaseline(service, requests), 0.6));
+    }
+    if (wanted('booking')) await bookingScenario(mode, env, service, fixtures);
+  } finally {
+    await service.stop();
+  }
+}
+
+async function bookingScenario(mode: Mode, env: Record<string, string | undefined>, service: RunningServer, fixtures: Fixtures) {
+  log('durable bookings against raw durable inserts');
+  const requests: LoadRequest[] = fixtures.riders.map((rider, i) => ({
+    method: 'POST',
+    path: '/rides/book',
+    headers: bearer(rider.token),
+    body: json({ pickupLat: 12.9 + (i % 50) * 0.01, pickupLon: 77.5, dropLat: 12.95, dropLon: 77.6, paymentMode: 'CASH', pickupLocation: `bench ${i}` }),
+  }));
+  await load(service.url, requests, { seconds: SETTINGS.warmup });
+  const bookings: LoadResult[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < SETTINGS.repeats; i++) {
+    raw.push(await rawInsertRate(env));
+    bookings.push(await load(service.url, requests, { seconds: SETTINGS.seconds }));
+  }
+  const rps = bookings.map((r) => r.requestsPerSecond);
+  const base = median(raw);
+  const ratio = round(median(rps) / base);
+  rows.push({
+    scenario: 'booking (POST /rides/book, durable)',
+    mode: mode.name,
+    requestsPerSecond: Math.round(median(rps)),
+    p50: median(bookings.map((r) => r.p50)),
+    p99: median(bookings.map((r) => r.p99)),
+    errors: bookings.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    spreadPercent: spread(rps),
+    baseline: mode.name === 'embedded' ? 'raw SQLite single-row durable inserts' : 'raw PostgreSQL single-row inserts (pool of 10)',
+    baselineValue: Math.round(base),
+    ratio,
+    target: '≥ 0.5 × raw durable insert rate',
+    met: ratio >= 0.5 && bookings.every((r) => r.errors + r.non2xx === 0),
+  });
+}
+
+async function rawInsertRate(env: Record<string, string | undefined>): Promise<number> {
+  const child = spawnNode(new URL('./raw-inserts.ts', import.meta.url).pathname, [String(SETTINGS.seconds)], env, PINNING?.service);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await once(child, 'exit');
+  return (JSON.parse(output.trim().split('\n').at(-1)!) as { insertsPerSecond: number }).insertsPerSecond;
+}
+
+async function nearbyScenarios(mode: Mode, env: Record<string, string | undefined>) {
+  const requests: LoadRequest[] = queryPoints(1_000).map((p) => ({ method: 'GET', path: `/rides/drivers/nearby?lat=${p.lat.toFixed(5)}&lon=${p.lon.toFixed(5)}` }));
+  const measured: Record<number, LoadResult[]> = {};
+  for (const drivers of [SETTINGS.nearbyDrivers, SETTINGS.scalingDrivers]) {
+    await mode.resetRedis();
+    log(`nearby search with ${drivers.toLocaleString('en')} drivers indexed`);
+    const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [`--drivers=${drivers}`], env);
+    try {
+      const runs = await versusBaseline(service, requests);
+      measured[drivers] = runs.service;
+      if (drivers === SETTINGS.nearbyDrivers) {
+        rows.push(throughputRow(`nearby search, ${drivers.toLocaleString('en')} drivers over 20 cities`, mode.name, runs, 0.5));
+      } else {
+        const p50 = median(runs.service.map((r) => r.p50));
+        const reference = median(measured[SETTINGS.nearbyDrivers].map((r) => r.p50));
+        const ratio = round(p50 / reference);
+        rows.push({
+          ...throughputRow(`nearby search, ${drivers.toLocaleString('en')} drivers, same density near the query`, mode.name, runs, 0),
+          baseline: `p50 with ${SETTINGS.nearbyDrivers.toLocaleString('en')} drivers`,
+          baselineValue: reference,
+          ratio,
+          target: 'p50 within 1.3 × of the smaller index',
+          met: ratio <= 1.3,
+        });
+        const rss = rssMb(pidOf(service));
+        rows.push({
+          scenario: `memory with ${drivers.toLocaleString('en')} drivers indexed`,
+          mode: mode.name,
+          value: `${rss} MB RSS${mode.name === 'production' ? ` (+ Redis ${await redisMemoryMb(env.REDIS_URL!)} MB)` : ''}`,
+          target: 'RSS < 500 MB',
+          met: rss < 500,
+        });
+      }
+    } finally {
+      await service.stop();
+    }
+  }
+}
+
+async function insightsScenario(mode: Mode, env: Record<string, string | undefined>) {
+  log(`insights over ${SETTINGS.insightsRides.toLocaleString('en')} rides, cache off (generating the history takes a while)`);
+  const child = spawnNode(new URL('./insights.ts', import.meta.url).pathname, [`--rides=${SETTINGS.insightsRides}`, '--runs=20'], env, PINNING?.service);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`insights benchmark failed:\n${output.slice(-2000)}`);
+  const result = JSON.parse(output.trim().split('\n').at(-1)!) as { p50: number; p95: number; naiveMs: number; speedup: number; sampleSize: number };
+  rows.push({
+    scenario: `insights over ${SETTINGS.insightsRides.toLocaleString('en')} rides, cache off`,
+    mode: mode.name,
+    p50: result.p50,
+    value: `p95 ${result.p95} ms`,
+    baseline: 'naive: load every ride of the window, count in memory',
+    baselineValue: result.naiveMs,
+    ratio: result.speedup,
+    target: 'p95 < 300 ms and ≥ 20 × faster than naive',
+    met: result.p95 < 300 && result.speedup >= 20,
+  });
+}
+
+async function soakScenario(mode: Mode, env: Record<string, string | undefined>) {
+  log(`mixed soak for ${SETTINGS.soakSeconds} s`);
+  const fixtures = await loadFixtures(configFor(env), { riders: SETTINGS.soakPairs, drivers: SETTINGS.soakPairs, acceptedRides: 0 });
+  const fixturesFile = join(scratch, `soak-${mode.name}.json`);
+  writeFileSync(fixturesFile, JSON.stringify(fixtures));
+  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env);
+  const samples: Array<{ at: number; rss: number }> = [];
+  const started = Date.now();
+  const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(pidOf(service)) }), 5_000);
+  try {
+    const child = spawnNode(new URL('./soak.ts', import.meta.url).pathname, [service.url, fixturesFile, String(SETTINGS.soakSeconds), String(SETTINGS.soakPairs)], {}, PINNING?.load);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await once(child, 'exit');
+    const result = JSON.parse(output.trim().split('\n').at(-1)!) as { cycles: number; requests: number; errors: number; errorSamples: string[] };
+    // Warm-up is the first fifth of the run; "flat" means the later samples stay within 10 % (or 15 MB) of it.
+    const warm = samples.filter((s) => s.at >= SETTINGS.soakSeconds / 5);
+    const atWarm = warm[0]?.rss ?? samples.at(-1)!.rss;
+    const peak = Math.max(...warm.map((s) => s.rss));
+    const flat = peak <= Math.max(atWarm * 1.1, atWarm + 15);
+    if (result.errors) log(`soak errors, e.g. ${result.errorSamples.join(' | ')}`);
+    rows.push({
+      scenario: `mixed soak, ${SETTINGS.soakSeconds / 60} min (${SETTINGS.soakPairs} rider/driver pairs)`,
+      mode: mode.name,
+      requestsPerSecond: Math.round(result.requests / SETTINGS.soakSeconds),
+      errors: result.errors,
+      value: `${result.cycles} rides; RSS ${atWarm} MB after warm-up, peak ${peak} MB, end ${samples.at(-1)!.rss} MB`,
+      target: '0 errors, RSS flat after warm-up',
+      met: result.errors === 0 && flat,
+    });
+  } finally {
+    clearInterval(sampler);
+    await service.stop();
+  }
+}
+
+function configFor(env: Record<string, string | undefined>) {
+  return loadConfig({ ...process.env, ...env });
+}
+
+async function redisMemoryMb(url: string): Promise<number> {
+  const redis = new Redis(url);
+  const info = await redis.info('memory');
+  redis.disconnect();
+  return Math.round(Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0) / 1024 / 102.4) / 10;
+}
+
+function embeddedMode(): Mode {
+  const dir = mkdtempSync(join(tmpdir(), 'ride-bench-db-'));
+  return {
+    name: 'embedded',
+    env: { ...serviceEnv(), REDIS_URL: undefined, JWT_SECRET: randomBytes(32).toString('hex') },
+    freshDatabase: async (label) => `sqlite:${join(dir, `${label}.db`)}`,
+    resetRedis: async () => {},
+  };
+}
+
+function productionMode(databaseUrl: string, redisUrl: string): Mode {
+  // A Redis logical database of its own, emptied before each service starts.
+  const redis = new URL(redisUrl);
+  redis.pathname = '/15';
+  return {
+    name: 'production',
+    env: { ...serviceEnv(), REDIS_URL: redis.toString(), JWT_SECRET: randomBytes(32).toString('hex') },
+    async freshDatabase(label) {
+      const schema = `bench_${label}_${Date.now()}`;
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+      await client.end();
+      const url = new URL(databaseUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return url.toString();
+    },
+    async resetRedis() {
+      const client = new Redis(redis.toString());
+      await client.flushdb();
+      client.disconnect();
+    },
+  };
+}
+
+/** Request logs and rate limits off: the benchmark measures the API, not the log volume. */
+function serviceEnv(): Record<string, string> {
+  return { RATE_LIMIT_PER_MINUTE: '0', AUTH_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+}
+
+function report() {
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const header = ['scenario', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'spread', 'baseline', 'ratio', 'target', 'met'];
+  const lines = rows.map((r) => [
+    r.scenario + (r.value ? ` — ${r.value}` : ''),
+    r.mode,
+    r.requestsPerSecond?.toLocaleString('en') ?? '',
+    r.p50 ?? '',
+    r.p99 ?? '',
+    r.errors ?? '',
+    r.spreadPercent === undefined ? '' : `±${r.spreadPercent / 2} %`,
+    r.baseline ? `${r.baseline}: ${r.baselineValue?.toLocaleString('en')}` : '',
+    r.ratio ?? '',
+    r.target,
+    r.met ? 'yes' : 'NO',
+  ]);
+  const table = [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  console.log(`\n${quick ? 'Quick smoke run (smaller data sets; targets apply to the full run)\n' : ''}Machine: ${machine}; service pinned to core ${PINNING?.service ?? '-'}, load to core ${PINNING?.load ?? '-'}\n\n${table}\n`);
+  const results = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, quick ? 'quick.json' : 'latest.json'), JSON.stringify({ generatedAt: new Date().toISOString(), quick, machine, settings: SETTINGS, rows }, null, 2));
+}
