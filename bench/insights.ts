@@ -29,7 +29,7 @@ const RIDERS = 20_000;
 const DAY = 86_400_000;
 
 const config = loadConfig();
-const { db, kind } = connectDatabase(config.database);
+const { db, kind, transactions } = connectDatabase(config.database);
 await migrateToLatest(db, kind);
 const now = Date.now();
 const loadStarted = performance.now();
@@ -49,6 +49,7 @@ const auth = new AuthService(db, new TokenService(config.jwtSecret, 3600, clock)
 });
 const ridesService = new RidesService({
   db,
+  transactions,
   clock,
   log,
   counters: new MemoryCounters(clock),

@@ -69,7 +69,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerHttpConventions(app);
 
   // Platform: storage, tokens, mail, counters, the driver location index.
-  const { db, kind } = connectDatabase(config.database);
+  const { db, kind, transactions } = connectDatabase(config.database);
   await migrateToLatest(db, kind);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
@@ -90,11 +90,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const drivers = new DriversService(db, driverIndex, clock, app.log);
   // Fares follow the live surge of the insights model, which in turn reads ride statistics.
   const demand: DemandSource = () => insights.demandSignal();
-  const rides = new RidesService({ db, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
+  const rides = new RidesService({ db, transactions, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
   const insights = new InsightsService({ rides, drivers, cache, clock, timeZone: config.serviceTimezone, log: app.log });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
-  const payments = new PaymentsService({ db, clock, log: app.log, provider, webhookSecret, rides, notifications });
+  const payments = new PaymentsService({ db, transactions, clock, log: app.log, provider, webhookSecret, rides, notifications });
 
   // After requests in flight have finished: write what is buffered, then close connections.
   app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Sqlit
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './database.ts';
+import { DirectTransactions, GroupCommit, type Transactions } from './transaction.ts';
 
 // One pool per instance; several instances share PostgreSQL, so keep each one modest.
 const POSTGRES_POOL = { max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 };
@@ -13,11 +14,17 @@ const STATEMENT_CACHE_SIZE = 256;
 export interface DatabaseConnection {
   kind: DatabaseConfig['kind'];
   db: Kysely<Database>;
+  /** How units of work are committed: group commit on SQLite's one connection, one transaction each on PostgreSQL. */
+  transactions: Transactions;
 }
 
 export function connectDatabase(config: DatabaseConfig): DatabaseConnection {
-  if (config.kind === 'sqlite') return { kind: 'sqlite', db: new Kysely<Database>({ dialect: sqliteDialect(config.file) }) };
-  return { kind: 'postgres', db: new Kysely<Database>({ dialect: postgresDialect(config.url) }) };
+  if (config.kind === 'sqlite') {
+    const db = new Kysely<Database>({ dialect: sqliteDialect(config.file) });
+    return { kind: 'sqlite', db, transactions: new GroupCommit(db) };
+  }
+  const db = new Kysely<Database>({ dialect: postgresDialect(config.url) });
+  return { kind: 'postgres', db, transactions: new DirectTransactions(db) };
 }
 
 /**

@@ -30,8 +30,9 @@ export function registerHttpConventions(app: FastifyInstance): void {
     void parseJson(request, text, done);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 // Frozen once released. Insights count drivers by when they last accepted, finished or lost a
-// ride; each index carries the driver so those counts never touch the table.
+// ride; each index carries the driver so those counts never touch the table, and leaves out the
+// rides where the time is still null, so a new booking does not touch it.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('rides_accepted_at').on('rides').columns(['accepted_at', 'driver_id']).execute();
-  await db.schema.createIndex('rides_completed_at').on('rides').columns(['completed_at', 'driver_id']).execute();
-  await db.schema.createIndex('rides_cancelled_at').on('rides').columns(['cancelled_at', 'driver_id']).execute();
+  for (const column of ['accepted_at', 'completed_at', 'cancelled_at']) {
+    await db.schema.createIndex(`rides_${column}`).on('rides').columns([column, 'driver_id']).where(sql.ref(column), 'is not', null).execute();
+  }
 }

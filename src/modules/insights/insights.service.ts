@@ -23,6 +23,8 @@ export interface InsightsDependencies {
 export class InsightsService {
   readonly #deps: InsightsDependencies;
   #computing: Promise<Insights> | undefined;
+  /** The last cached text and its parsed form: every booking reads the surge, most often unchanged. */
+  #parsed: { text: string; insights: Insights } | undefined;
 
   constructor(deps: InsightsDependencies) {
     this.#deps = deps;
@@ -34,7 +36,10 @@ export class InsightsService {
       this.#deps.log.warn({ err: error }, 'insights cache unavailable; computing');
       return undefined;
     });
-    if (cached) return JSON.parse(cached) as Insights;
+    if (cached) {
+      if (this.#parsed?.text !== cached) this.#parsed = { text: cached, insights: JSON.parse(cached) as Insights };
+      return this.#parsed.insights;
+    }
     this.#computing ??= this.compute()
       .then(async (insights) => {
         // Kept until 30 s after the moment the numbers describe, not after they were stored.

@@ -1,11 +1,19 @@
 import type { Insertable, Selectable } from 'kysely';
 import { MAX_ID, type Db, type NotificationsTable } from '../../db/database.ts';
+import { preparedInsert } from '../../db/prepared.ts';
 import type { Page } from '../../platform/pagination.ts';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
-export function insertNotifications(db: Db, rows: Insertable<NotificationsTable>[]): Promise<NotificationRow[]> {
-  return db.insertInto('notifications').values(rows).returningAll().execute();
+const insertOne = preparedInsert('notifications', [
+  'user_id', 'ride_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at',
+]);
+
+/** Most changes notify one or two people; each row is one precompiled insert. */
+export async function insertNotifications(db: Db, rows: Insertable<NotificationsTable>[]): Promise<NotificationRow[]> {
+  const saved: NotificationRow[] = [];
+  for (const row of rows) saved.push(await insertOne(db, row));
+  return saved;
 }
 
 export function listForUser(db: Db, userId: number, page: Page): Promise<NotificationRow[]> {

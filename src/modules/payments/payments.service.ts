@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { inTransaction, type Tx } from '../../db/transaction.ts';
+import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, notFound, unavailable } from '../../platform/errors.ts';
@@ -14,6 +14,7 @@ import { ONLINE_PAYMENT_MODES, type OrderBody, type PaymentSession, type VerifyB
 
 export interface PaymentsDependencies {
   db: Kysely<Database>;
+  transactions: Transactions;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Absent when RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET are not set: orders and verification answer 503. */
@@ -90,7 +91,7 @@ export class PaymentsService {
     // The mode is a label; an unknown one is dropped rather than failing a real payment.
     const mode = body.paymentMode?.trim().toUpperCase() ?? null;
     const known = mode !== null && (ONLINE_PAYMENT_MODES as readonly string[]).includes(mode) ? mode : null;
-    const credited = await inTransaction(this.#deps.db, (tx) => this.#complete(tx, session, body.paymentId, known));
+    const credited = await this.#deps.transactions.run((tx) => this.#complete(tx, session, body.paymentId, known));
     return { success: true, message: credited ? 'Payment verified' : 'Payment was already verified' };
   }
 
@@ -122,7 +123,7 @@ export class PaymentsService {
     }
     const outcome = readEvent(event);
     const now = this.#deps.clock.now();
-    return inTransaction(this.#deps.db, async (tx) => {
+    return this.#deps.transactions.run(async (tx) => {
       if (eventId && !(await repository.recordWebhookEvent(tx.db, eventId, String(event.event), now))) return 'duplicate';
       if (!outcome) return 'ignored';
       const session = await repository.findSessionByOrder(tx.db, outcome.orderId);

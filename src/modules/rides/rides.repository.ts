@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID, type Db, type RidesTable } from '../../db/database.ts';
+import { preparedInsert } from '../../db/prepared.ts';
 import type { Page } from '../../platform/pagination.ts';
 import type { RideStatus } from './rides.schemas.ts';
 
@@ -7,9 +8,12 @@ export type RideRow = Selectable<RidesTable>;
 
 const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
 
-export function insertRide(db: Db, ride: Insertable<RidesTable>): Promise<RideRow> {
-  return db.insertInto('rides').values(ride).returningAll().executeTakeFirstOrThrow();
-}
+/** Every column a booking writes; the statement is compiled once (bookings are the hottest write). */
+export const insertRide: (db: Db, ride: Insertable<RidesTable>) => Promise<RideRow> = preparedInsert('rides', [
+  'rider_id', 'driver_id', 'status', 'ride_type', 'pickup_location', 'drop_location', 'pickup_lat', 'pickup_lon', 'drop_lat',
+  'drop_lon', 'pickup_plus_code', 'drop_plus_code', 'pickup_landmark', 'drop_landmark', 'distance_km', 'duration_minutes',
+  'surge_multiplier', 'fare', 'payment_mode', 'payment_status', 'payment_reference', 'start_otp', 'end_otp', 'created_at',
+]);
 
 export async function findRide(db: Db, id: number): Promise<RideRow | undefined> {
   if (id > MAX_ID) return undefined;

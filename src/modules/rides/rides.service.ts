@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, RidesTable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import type { Transactions } from '../../db/transaction.ts';
 import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
@@ -41,6 +41,7 @@ export const POSITION_FLUSH_INTERVAL_MS = 1000;
 
 export interface RidesDependencies {
   db: Kysely<Database>;
+  transactions: Transactions;
   clock: Clock;
   log: FastifyBaseLogger;
   counters: Counters;
@@ -102,7 +103,7 @@ export class RidesService {
     // Without both points the trip length is unknown and the type's minimum fare applies.
     const quote = await this.#quote(pickup && drop ? roadDistanceKm(pickup, drop) : 0, rideType);
     const [startOtp, endOtp] = rideCodes();
-    const row = await inTransaction(this.#db, async (tx) => {
+    const row = await this.#deps.transactions.run(async (tx) => {
       const ride = await repository.insertRide(tx.db, {
         rider_id: user.id,
         driver_id: null,
@@ -327,7 +328,7 @@ export class RidesService {
   }
 
   async #noticeArrival(row: repository.RidePositionContext): Promise<void> {
-    await inTransaction(this.#db, async (tx) => {
+    await this.#deps.transactions.run(async (tx) => {
       if (await repository.claimArrivingNotice(tx.db, row.id, this.#deps.clock.now())) {
         await this.#deps.notifications.record(tx, driverArriving(row));
       }
@@ -340,7 +341,7 @@ export class RidesService {
     changes: Updateable<RidesTable> & { status: RideStatus },
     notices: (ride: repository.RideRow) => NewNotification[],
   ): Promise<repository.RideRow | undefined> {
-    return inTransaction(this.#db, async (tx) => {
+    return this.#deps.transactions.run(async (tx) => {
       if (!(await repository.transition(tx.db, row.id, row.status as RideStatus, changes))) return undefined;
       const updated = { ...row, ...changes } as repository.RideRow;
       await this.#deps.notifications.record(tx, notices(updated));

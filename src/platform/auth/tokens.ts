@@ -36,12 +36,18 @@ export class TokenService {
     return this.#sign(user, 'refresh', jti, Math.floor(this.#clock.now() / 1000), Math.floor(expiresAtMs / 1000));
   }
 
+  /** An access token already verified and not yet expired, without waiting for anything. */
+  knownAccessToken(token: string): VerifiedToken | undefined {
+    // Only the exact string that was verified before can hit; its expiry is checked every time.
+    const known = this.#verified.get(token);
+    return known && known.expiresAt > this.#clock.now() ? known : undefined;
+  }
+
   /** Verifies signature, expiry and type; any failure is a 401. */
   async verify(token: string, type: TokenType): Promise<VerifiedToken> {
     if (type === 'access') {
-      // Only the exact string that was verified before can hit; its expiry is checked every time.
-      const known = this.#verified.get(token);
-      if (known && known.expiresAt > this.#clock.now()) return known;
+      const known = this.knownAccessToken(token);
+      if (known) return known;
       const verified = await this.#verify(token, type);
       if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!);
       this.#verified.set(token, verified);

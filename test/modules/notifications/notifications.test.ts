@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { connectDatabase } from '../../../src/db/connect.ts';
-import { inTransaction } from '../../../src/db/transaction.ts';
 import { NotificationsService, type NewNotification } from '../../../src/modules/notifications/notifications.service.ts';
 import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -10,10 +9,10 @@ import { signUp, type TestUser } from '../../helpers/factories.ts';
 
 /** Records notifications the way other modules do: through the service, inside a transaction. */
 async function record(t: TestApp, items: NewNotification[]): Promise<number[]> {
-  const { db } = connectDatabase(t.config.database);
+  const { db, transactions } = connectDatabase(t.config.database);
   try {
     const service = new NotificationsService(db, t.clock, new MemoryEventBus(), pino({ level: 'silent' }));
-    const saved = await inTransaction(db, (tx) => service.record(tx, items));
+    const saved = await transactions.run((tx) => service.record(tx, items));
     return saved.map((n) => n.id);
   } finally {
     await db.destroy();
