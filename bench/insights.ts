@@ -50,6 +50,7 @@ const auth = new AuthService(db, new TokenService(config.jwtSecret, 3600, clock)
 const ridesService = new RidesService({
   db,
   transactions,
+  bus: new MemoryEventBus(),
   clock,
   log,
   counters: new MemoryCounters(clock),

@@ -90,7 +90,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const drivers = new DriversService(db, driverIndex, clock, app.log);
   // Fares follow the live surge of the insights model, which in turn reads ride statistics.
   const demand: DemandSource = () => insights.demandSignal();
-  const rides = new RidesService({ db, transactions, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
+  const rides = new RidesService({ db, transactions, bus, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
+  await rides.listen();
   const insights = new InsightsService({ rides, drivers, cache, clock, timeZone: config.serviceTimezone, log: app.log });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;

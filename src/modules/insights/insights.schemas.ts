@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../platform/schemas.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -12,7 +13,7 @@ export const PredictiveInsights = Type.Object({
     currentOpenRequests: Count,
     nextHourDemand: Count,
     nextTwoHoursDemand: Count,
-    peakWindow: Type.Union([Type.String({ pattern: '^\\d{2}:\\d{2}-\\d{2}:\\d{2}$' }), Type.Null()]),
+    peakWindow: Nullable(Type.String({ pattern: '^\\d{2}:\\d{2}-\\d{2}:\\d{2}$' })),
   }),
   surgeRecommendation: Type.Object({
     suggestedMultiplier: Type.Number({ minimum: 1, maximum: 2 }),

@@ -1,17 +1,18 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
+import { Nullable, OptionalTimestamp } from '../../platform/schemas.ts';
 
 export const Notification = Type.Object({
   id: Type.Integer(),
   userId: Type.Integer(),
-  rideId: Type.Union([Type.Integer(), Type.Null()]),
+  rideId: Nullable(Type.Integer()),
   title: Type.String({ maxLength: 120 }),
   message: Type.String({ maxLength: 800 }),
   channel: Type.String({ examples: ['in_app'] }),
   eventType: Type.String({ examples: ['RIDE_ACCEPTED', 'DRIVER_ARRIVING', 'PAYMENT_RECEIVED'] }),
   read: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
-  deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  deliveredAt: OptionalTimestamp,
   status: Type.String({ examples: ['delivered'] }),
 });
 export type Notification = Static<typeof Notification>;
@@ -21,7 +22,7 @@ export const HistoryQuery = PageQuery;
 export const HistoryResponse = Type.Object({
   notifications: Type.Array(Notification),
   unreadCount: Type.Integer({ description: 'All unread notifications of the caller, not only this page' }),
-  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next (older) page' }),
+  nextCursor: Nullable(Type.String({ description: 'Pass as `cursor` for the next (older) page' })),
 });
 
 export const NotificationIdParams = Type.Object({ notificationId: Type.Integer({ minimum: 1 }) });

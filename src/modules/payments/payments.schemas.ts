@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../platform/schemas.ts';
 
 export const ONLINE_PAYMENT_MODES = ['UPI', 'CARD', 'WALLET', 'NETBANKING'] as const;
 export const SESSION_STATUSES = ['pending', 'completed', 'failed'] as const;
@@ -45,7 +46,7 @@ export const PaymentSession = Type.Object({
   status: Type.Enum(SESSION_STATUSES),
   amount: Type.Integer({ description: 'Paise' }),
   currency: Type.String(),
-  paymentMode: Type.Union([Type.String(), Type.Null()]),
+  paymentMode: Nullable(Type.String()),
 });
 export type PaymentSession = Static<typeof PaymentSession>;
 

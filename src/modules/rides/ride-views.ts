@@ -1,8 +1,8 @@
 import { toIso, toIsoOrNull } from '../../platform/clock.ts';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 import type { RideType } from './pricing.ts';
-import type { RideRow } from './rides.repository.ts';
-import type { PublicRide, Ride, RideStatus } from './rides.schemas.ts';
+import type { RideRow, RideSnapshot } from './rides.repository.ts';
+import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
 // The one place where ride rows become API objects.
 
@@ -47,7 +47,7 @@ export function toRide(row: RideRow, options: { riderName?: string; otps?: 'star
     completedAt: toIsoOrNull(row.completed_at),
     cancelledAt: toIsoOrNull(row.cancelled_at),
     cancellationReason: row.cancellation_reason,
-    cancelledBy: row.cancelled_by as Ride['cancelledBy'],
+    cancelledBy: row.cancelled_by,
     cancellationFee: row.cancellation_fee,
     riderRating: row.rider_rating,
     riderFeedback: row.rider_feedback,
@@ -59,8 +59,23 @@ export function toRide(row: RideRow, options: { riderName?: string; otps?: 'star
 }
 
 /** A ride in progress shows its driver's newest position, even before the batch reaches the row. */
-export function withDriverPosition(row: RideRow, position: DriverPosition | undefined): RideRow {
-  if (!position || (row.status !== 'ACCEPTED' && row.status !== 'PICKED') || position.driverId !== row.driver_id) return row;
-  if (row.driver_location_updated_at !== null && row.driver_location_updated_at > position.updatedAt) return row;
-  return { ...row, driver_lat: position.lat, driver_lon: position.lon, driver_location_updated_at: position.updatedAt };
+export function toRideStatus(row: RideSnapshot, position: DriverPosition | undefined): RideStatusView {
+  const live =
+    position !== undefined &&
+    (row.status === 'ACCEPTED' || row.status === 'PICKED') &&
+    position.driverId === row.driver_id &&
+    (row.driver_location_updated_at === null || row.driver_location_updated_at <= position.updatedAt);
+  const updatedAt = live ? position.updatedAt : row.driver_location_updated_at;
+  return {
+    id: row.id,
+    status: row.status as RideStatus,
+    riderId: row.rider_id,
+    driverId: row.driver_id,
+    fare: row.fare,
+    createdAt: toIso(row.created_at),
+    acceptedAt: toIsoOrNull(row.accepted_at),
+    driverLat: live ? position.lat : row.driver_lat,
+    driverLon: live ? position.lon : row.driver_lon,
+    driverLocationUpdatedAt: toIsoOrNull(updatedAt),
+  };
 }

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID, type Db, type RidesTable } from '../../db/database.ts';
-import { preparedInsert } from '../../db/prepared.ts';
+import { prepared, preparedInsert } from '../../db/prepared.ts';
 import type { Page } from '../../platform/pagination.ts';
 import type { RideStatus } from './rides.schemas.ts';
 
@@ -20,16 +20,21 @@ export async function findRide(db: Db, id: number): Promise<RideRow | undefined>
   return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** What a position report needs to know about its ride; the hot path reads no more. */
-export async function findRideForPosition(db: Db, id: number) {
-  if (id > MAX_ID) return undefined;
-  return db
+const selectSnapshot = prepared((db) =>
+  db
     .selectFrom('rides')
-    .select(['id', 'status', 'rider_id', 'driver_id', 'pickup_lat', 'pickup_lon', 'arriving_notified_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .select([
+      'id', 'status', 'rider_id', 'driver_id', 'fare', 'created_at', 'accepted_at', 'driver_lat', 'driver_lon',
+      'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'arriving_notified_at',
+    ])
+    .where('id', '=', 0),
+);
+/** What public status reads and position reports need of a ride: the two most frequent requests. */
+export type RideSnapshot = Awaited<ReturnType<typeof selectSnapshot>>[number];
+
+export async function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | undefined> {
+  return id > MAX_ID ? undefined : (await selectSnapshot(db, [id]))[0];
 }
-export type RidePositionContext = NonNullable<Awaited<ReturnType<typeof findRideForPosition>>>;
 
 export function listByStatus(db: Db, status: RideStatus, page: Page): Promise<RideRow[]> {
   let query = db.selectFrom('rides').selectAll().where('status', '=', status);

@@ -20,6 +20,7 @@ import {
   RATING_MESSAGE,
   Ride,
   RideIdParams,
+  RideStatusView,
   StatusBody,
 } from './rides.schemas.ts';
 import type { RidesService } from './rides.service.ts';
@@ -85,7 +86,7 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
 
   app.get('/status/:rideId', {
     config: open,
-    schema: { tags, summary: "A ride's status and its driver's latest position", params: RideIdParams, response: { 200: PublicRide, ...errorResponses(400, 404) } },
+    schema: { tags, summary: "A ride's status and its driver's latest position", params: RideIdParams, response: { 200: RideStatusView, ...errorResponses(400, 404) } },
   }, async (request) => rides.publicStatus(request.params.rideId));
 
   app.post('/status/:rideId', {

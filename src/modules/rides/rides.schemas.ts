@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
-import { Latitude, Longitude, OptionalText, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
+import { Latitude, Longitude, Nullable, OptionalText, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
 import { RIDE_TYPES } from './pricing.ts';
 
 export const RIDE_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED', 'CANCELLED'] as const;
@@ -13,8 +13,7 @@ const LOCATION_MAX = 200;
 const LANDMARK_MAX = 600;
 const COMMENT_MAX = 600;
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const OptionalCoordinate = (schema: typeof Latitude) => Type.Optional(nullable(schema));
+const OptionalCoordinate = (schema: typeof Latitude) => Type.Optional(Type.Union([schema, Type.Null()]));
 
 export const RideIdParams = Type.Object({ rideId: Type.Integer({ minimum: 1 }) });
 
@@ -96,9 +95,9 @@ export const FareEstimate = Type.Object({
   etaMaxMinutes: Type.Integer({ description: 'Pickup wait, high end' }),
 });
 
-const text = nullable(Type.String());
-const number = nullable(Type.Number());
-const integer = nullable(Type.Integer());
+const text = Nullable(Type.String());
+const number = Nullable(Type.Number());
+const integer = Nullable(Type.Integer());
 
 // Fields anyone may see about a ride: no codes, no e-mail, no feedback.
 const publicFields = {
@@ -131,8 +130,24 @@ const publicFields = {
   driverLocationUpdatedAt: OptionalTimestamp,
 };
 
+/** An open request as drivers browse them: no codes, no e-mail. */
 export const PublicRide = Type.Object(publicFields);
 export type PublicRide = Static<typeof PublicRide>;
+
+/** What anyone may follow of a ride by its id (spec 4.2): its state and its driver's position, not where the rider goes. */
+export const RideStatusView = Type.Object({
+  id: publicFields.id,
+  status: publicFields.status,
+  riderId: publicFields.riderId,
+  driverId: publicFields.driverId,
+  fare: publicFields.fare,
+  createdAt: publicFields.createdAt,
+  acceptedAt: publicFields.acceptedAt,
+  driverLat: publicFields.driverLat,
+  driverLon: publicFields.driverLon,
+  driverLocationUpdatedAt: publicFields.driverLocationUpdatedAt,
+});
+export type RideStatusView = Static<typeof RideStatusView>;
 
 /** What the ride's rider, its driver and admins see; the OTPs only in the responses the spec names. */
 export const Ride = Type.Object({
@@ -142,7 +157,7 @@ export const Ride = Type.Object({
   completedAt: OptionalTimestamp,
   cancelledAt: OptionalTimestamp,
   cancellationReason: text,
-  cancelledBy: nullable(Type.Enum(['rider', 'driver', 'admin'])),
+  cancelledBy: Nullable(Type.String({ enum: ['rider', 'driver', 'admin'] })),
   cancellationFee: integer,
   riderRating: integer,
   riderFeedback: text,

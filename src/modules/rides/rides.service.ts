@@ -8,6 +8,7 @@ import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import type { Counters } from '../../platform/counters.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
 import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/errors.ts';
 import { haversineKm, plusCode, type Point } from '../../platform/geo/geo.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
@@ -27,9 +28,9 @@ import {
   type RideType,
 } from './pricing.ts';
 import { driverArriving, rideAccepted, rideCancelled, rideCompleted, rideRequested, rideStarted } from './ride-notifications.ts';
-import { toPublicRide, toRide, withDriverPosition } from './ride-views.ts';
+import { toPublicRide, toRide, toRideStatus } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
-import { PAYMENT_MODES, type BookBody, type EstimateQuery, type PaymentMode, type PublicRide, type Ride, type RideStatus, type StatusBody } from './rides.schemas.ts';
+import { PAYMENT_MODES, type BookBody, type EstimateQuery, type PaymentMode, type PublicRide, type Ride, type RideStatus, type RideStatusView, type StatusBody } from './rides.schemas.ts';
 
 /** A driver this close to the pickup point triggers the one DRIVER_ARRIVING notice. */
 export const ARRIVING_DISTANCE_KM = 0.3;
@@ -38,10 +39,15 @@ export const RIDE_OTP_MAX_TRIES = 5;
 export const RIDE_OTP_WINDOW_MS = 10 * 60_000;
 /** How often the latest driver positions are written to the ride rows. */
 export const POSITION_FLUSH_INTERVAL_MS = 1000;
+/** How long a ride's snapshot serves status reads and position reports without asking the database. */
+export const SNAPSHOT_TTL_MS = 5_000;
+const SNAPSHOTS_MAX = 100_000;
+const RIDE_CHANGED = 'rides.changed';
 
 export interface RidesDependencies {
   db: Kysely<Database>;
   transactions: Transactions;
+  bus: EventBus;
   clock: Clock;
   log: FastifyBaseLogger;
   counters: Counters;
@@ -70,6 +76,12 @@ export class RidesService {
   readonly #db: Kysely<Database>;
   readonly #deps: RidesDependencies;
   readonly #positions: CoalescingWriter<number, repository.RidePosition>;
+  /**
+   * Snapshots of rides for the two most frequent requests, public status and position reports, so
+   * they read no database. Any change of a ride drops its snapshot here at once and, through the
+   * event bus, on every other instance; a snapshot never lives longer than SNAPSHOT_TTL_MS.
+   */
+  readonly #snapshots = new Map<number, { ride: repository.RideSnapshot; until: number }>();
 
   constructor(deps: RidesDependencies) {
     this.#deps = deps;
@@ -144,10 +156,11 @@ export class RidesService {
   }
 
   /** Anyone may follow a ride; a ride in progress shows its driver's latest position. */
-  async publicStatus(id: number): Promise<PublicRide> {
-    const row = await this.#find(id);
+  async publicStatus(id: number): Promise<RideStatusView> {
+    const row = await this.#snapshot(id);
+    if (!row) throw notFound(`Ride ${id} not found`);
     const position = row.driver_id !== null && ACTIVE.includes(row.status as RideStatus) ? await this.#deps.drivers.position(row.driver_id) : undefined;
-    return toPublicRide(withDriverPosition(row, position));
+    return toRideStatus(row, position);
   }
 
   async history(user: AuthUser, page: Page): Promise<{ rides: Ride[]; nextCursor: string | null }> {
@@ -210,7 +223,7 @@ export class RidesService {
    * The first report within 300 m of the pickup point notifies the rider.
    */
   async updateLocation(user: AuthUser, id: number, position: Point): Promise<LocationUpdate> {
-    const row = await repository.findRideForPosition(this.#db, id);
+    const row = await this.#snapshot(id);
     if (!row) throw notFound(`Ride ${id} not found`);
     this.#assertDriverOf(user, row, 'report its location');
     if (!ACTIVE.includes(row.status as RideStatus)) {
@@ -259,6 +272,13 @@ export class RidesService {
       repository.acceptDelaySince(this.#db, windows.recentSince),
     ]);
     return { buckets, recentRides, openRequests, busyDrivers, activeDriverIds, acceptDelay };
+  }
+
+  /** Starts forgetting rides that change on other instances. */
+  listen(): Promise<void> {
+    return this.#deps.bus.subscribe(RIDE_CHANGED, (message) => {
+      this.#snapshots.delete((message as { id: number }).id);
+    });
   }
 
   /** Writes the pending positions; the app calls it when shutting down. */
@@ -327,12 +347,28 @@ export class RidesService {
     if (a.length !== b.length || !timingSafeEqual(a, b)) throw badRequest('The code does not match', 'OTP_MISMATCH');
   }
 
-  async #noticeArrival(row: repository.RidePositionContext): Promise<void> {
+  async #noticeArrival(row: repository.RideSnapshot): Promise<void> {
+    const now = this.#deps.clock.now();
     await this.#deps.transactions.run(async (tx) => {
-      if (await repository.claimArrivingNotice(tx.db, row.id, this.#deps.clock.now())) {
+      if (await repository.claimArrivingNotice(tx.db, row.id, now)) {
         await this.#deps.notifications.record(tx, driverArriving(row));
       }
     });
+    // Claimed here or elsewhere: either way, no more claims for this ride.
+    row.arriving_notified_at = now;
+  }
+
+  async #snapshot(id: number): Promise<repository.RideSnapshot | undefined> {
+    const now = this.#deps.clock.now();
+    const known = this.#snapshots.get(id);
+    if (known && known.until > now) return known.ride;
+    const ride = await repository.findRideSnapshot(this.#db, id);
+    this.#snapshots.delete(id);
+    if (ride) {
+      if (this.#snapshots.size >= SNAPSHOTS_MAX) this.#snapshots.delete(this.#snapshots.keys().next().value!);
+      this.#snapshots.set(id, { ride, until: now + SNAPSHOT_TTL_MS });
+    }
+    return ride;
   }
 
   /** One conditional update from the ride's current status plus its notifications, in one transaction. */
@@ -345,6 +381,12 @@ export class RidesService {
       if (!(await repository.transition(tx.db, row.id, row.status as RideStatus, changes))) return undefined;
       const updated = { ...row, ...changes } as repository.RideRow;
       await this.#deps.notifications.record(tx, notices(updated));
+      tx.afterCommit(() => {
+        this.#snapshots.delete(row.id);
+        this.#deps.bus.publish(RIDE_CHANGED, { id: row.id }).catch((error: unknown) => {
+          this.#deps.log.warn({ err: error, rideId: row.id }, 'ride change not announced to other instances');
+        });
+      });
       return updated;
     });
   }

@@ -56,7 +56,7 @@ describe('driver positions of a ride are written in batches', () => {
     mock.timers.enable({ apis: ['setInterval'] });
     t = await createTestApp();
     db = connectDatabase(t.config.database).db;
-    [riders, drivers] = await Promise.all([signUpMany(t, 5, 'RIDER'), signUpMany(t, 5, 'DRIVER')]);
+    [riders, drivers] = await Promise.all([signUpMany(t, 6, 'RIDER'), signUpMany(t, 6, 'DRIVER')]);
   });
   after(async () => {
     await db.destroy();
@@ -120,6 +120,17 @@ describe('driver positions of a ride are written in batches', () => {
     // The new app starts with an empty location index: the status can only come from the row.
     assert.deepEqual(await row(booked.id), newest);
     assert.deepEqual(shown(await rideStatus(t, booked.id)), newest);
+  });
+
+  test('right after a ride ends, its status says so and its driver can no longer report on it', async () => {
+    const { booked } = await acceptedRide(t, riders[5], drivers[5]);
+    await postLocation(t, drivers[5], booked.id, along(1));
+    assert.equal((await rideStatus(t, booked.id)).status, 'ACCEPTED');
+    const cancelled = await call(t.app, 'POST', `/rides/cancel/${booked.id}`, { token: riders[5].token });
+    assert.equal(cancelled.status, 200);
+    assert.equal((await rideStatus(t, booked.id)).status, 'CANCELLED', 'no stale status after the change');
+    const late = await call(t.app, 'POST', `/rides/location/${booked.id}`, { token: drivers[5].token, body: along(2) });
+    assert.equal(late.status, 409);
   });
 
   test('the positions of several rides in one batch are all written', async () => {

@@ -260,6 +260,16 @@ describe('public ride views', () => {
     assertNoSecrets(await rideStatus(t, cancelled.id), rider, 'status of a CANCELLED ride');
   });
 
+  test('the public status tells its state and driver position, not where the rider goes', async () => {
+    const rider = await signUp(t);
+    const booked = await bookRide(t, rider, { pickupLandmark: 'blue gate', dropLandmark: 'home' });
+    const view = await rideStatus(t, booked.id);
+    assert.deepEqual(Object.keys(view).sort(), [
+      'acceptedAt', 'createdAt', 'driverId', 'driverLat', 'driverLocationUpdatedAt', 'driverLon', 'fare', 'id', 'riderId', 'status',
+    ]);
+    assert.ok(!JSON.stringify(view).includes('blue gate'));
+  });
+
   test('status of an unknown ride is a 404 and a non-numeric id a 400', async () => {
     assertError(await call(t.app, 'GET', '/rides/status/987654321'), 404, 'NOT_FOUND');
     assertError(await call(t.app, 'GET', '/rides/status/abc'), 400);
