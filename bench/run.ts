@@ -23,7 +23,7 @@ const only = /--only=([\w,]+)/.exec(argv)?.[1]?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario);
 
 const SETTINGS = quick
-  ? { warmup: 1, seconds: 3, repeats: 1, rides: 1_000, nearbyDrivers: 20_000, scalingDrivers: 100_000, insightsRides: 100_000, soakSeconds: 20, soakPairs: 20 }
+  ? { warmup: 1, seconds: 2, repeats: 1, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 200_000, insightsRides: 100_000, soakSeconds: 10, soakPairs: 20 }
   : { warmup: 5, seconds: 10, repeats: 3, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 1_000_000, insightsRides: 1_000_000, soakSeconds: 600, soakPairs: 50 };
 
 interface Row {
@@ -276,7 +276,7 @@ async function soakScenario(mode: Mode, env: Record<string, string | undefined>)
     const flat = peak <= Math.max(atWarm * 1.1, atWarm + 15);
     if (result.errors) log(`soak errors, e.g. ${result.errorSamples.join(' | ')}`);
     rows.push({
-      scenario: `mixed soak, ${SETTINGS.soakSeconds / 60} min (${SETTINGS.soakPairs} rider/driver pairs)`,
+      scenario: `mixed soak, ${SETTINGS.soakSeconds >= 60 ? `${SETTINGS.soakSeconds / 60} min` : `${SETTINGS.soakSeconds} s`} (${SETTINGS.soakPairs} rider/driver pairs)`,
       mode: mode.name,
       requestsPerSecond: Math.round(result.requests / SETTINGS.soakSeconds),
       errors: result.errors,

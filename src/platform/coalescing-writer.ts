@@ -1,20 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Keeps only the latest value per key and writes everything pending in one batch per interval,
- * so a stream of updates costs one transaction per interval instead of one per update.
- * A failed batch is retried with the next one; close() writes what is left.
+ * Keeps only the latest value per key and writes everything pending once per interval, so a
+ * stream of updates costs a few transactions per interval instead of one per update. Large
+ * batches go in chunks with a turn of the event loop between them, so requests keep flowing.
+ * A failed chunk is retried with the next batch; close() writes what is left.
  */
 export class CoalescingWriter<K, V> {
   readonly #pending = new Map<K, V>();
   readonly #write: (entries: Array<[K, V]>) => Promise<void>;
   readonly #log: FastifyBaseLogger;
   readonly #timer: NodeJS.Timeout;
+  readonly #chunkSize: number;
   #running: Promise<void> = Promise.resolve();
 
-  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger) {
+  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger, chunkSize = 200) {
     this.#write = write;
     this.#log = log;
+    this.#chunkSize = chunkSize;
     this.#timer = setInterval(() => void this.flush(), intervalMs).unref();
   }
 
@@ -41,12 +44,16 @@ export class CoalescingWriter<K, V> {
     if (this.#pending.size === 0) return;
     const batch = [...this.#pending];
     this.#pending.clear();
-    try {
-      await this.#write(batch);
-    } catch (error) {
-      // Put back what has not been superseded meanwhile; the next interval tries again.
-      for (const [key, value] of batch) if (!this.#pending.has(key)) this.#pending.set(key, value);
-      this.#log.error({ err: error, entries: batch.length }, 'batched write failed; will retry');
+    for (let start = 0; start < batch.length; start += this.#chunkSize) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const chunk = batch.slice(start, start + this.#chunkSize);
+      try {
+        await this.#write(chunk);
+      } catch (error) {
+        // Put back what has not been superseded meanwhile; the next interval tries again.
+        for (const [key, value] of chunk) if (!this.#pending.has(key)) this.#pending.set(key, value);
+        this.#log.error({ err: error, entries: chunk.length }, 'batched write failed; will retry');
+      }
     }
   }
 }

@@ -1,22 +1,23 @@
 import type { Db } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 
-const CHUNK = 500;
+// Parameters in statement order: driver_id, lat, lon, updated_at.
+const upsertOne = prepared((db) =>
+  db
+    .insertInto('driver_presence')
+    .values({ driver_id: 0, lat: 0, lon: 0, updated_at: 0 })
+    .onConflict((oc) =>
+      oc
+        .column('driver_id')
+        .doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), updated_at: eb.ref('excluded.updated_at') }))
+        .whereRef('driver_presence.updated_at', '<', 'excluded.updated_at'),
+    ),
+);
 
 /** Saves each driver's latest position; an older report never overwrites a newer one. */
 export async function upsertPresence(db: Db, positions: readonly DriverPosition[]): Promise<void> {
-  for (let start = 0; start < positions.length; start += CHUNK) {
-    await db
-      .insertInto('driver_presence')
-      .values(positions.slice(start, start + CHUNK).map((p) => ({ driver_id: p.driverId, lat: p.lat, lon: p.lon, updated_at: p.updatedAt })))
-      .onConflict((oc) =>
-        oc
-          .column('driver_id')
-          .doUpdateSet((eb) => ({ lat: eb.ref('excluded.lat'), lon: eb.ref('excluded.lon'), updated_at: eb.ref('excluded.updated_at') }))
-          .whereRef('driver_presence.updated_at', '<', 'excluded.updated_at'),
-      )
-      .execute();
-  }
+  for (const p of positions) await upsertOne(db, [p.driverId, p.lat, p.lon, p.updatedAt]);
 }
 
 export async function driversSeenSince(db: Db, since: number): Promise<number[]> {

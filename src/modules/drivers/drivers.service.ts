@@ -23,7 +23,11 @@ export class DriversService {
     this.#db = db;
     this.#index = index;
     this.#clock = clock;
-    this.#presence = new CoalescingWriter((entries) => repository.upsertPresence(db, entries.map(([, p]) => p)), PRESENCE_FLUSH_INTERVAL_MS, log);
+    this.#presence = new CoalescingWriter(
+      (entries) => db.transaction().execute((trx) => repository.upsertPresence(trx, entries.map(([, p]) => p))),
+      PRESENCE_FLUSH_INTERVAL_MS,
+      log,
+    );
   }
 
   async reportPosition(driverId: number, point: Point): Promise<DriverPosition> {

@@ -97,16 +97,18 @@ export interface RidePosition {
   at: number;
 }
 
+// Parameters in statement order: lat, lon, at, id, at.
+const updateDriverPosition = prepared((db) =>
+  db
+    .updateTable('rides')
+    .set({ driver_lat: 0, driver_lon: 0, driver_location_updated_at: 0 })
+    .where('id', '=', 0)
+    .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<=', 0)])),
+);
+
 /** Writes the latest driver position of many rides; an older position never replaces a newer one (a tie goes to the later write). */
 export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[number, RidePosition]>): Promise<void> {
-  for (const [id, { lat, lon, at }] of positions) {
-    await db
-      .updateTable('rides')
-      .set({ driver_lat: lat, driver_lon: lon, driver_location_updated_at: at })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<=', at)]))
-      .execute();
-  }
+  for (const [id, { lat, lon, at }] of positions) await updateDriverPosition(db, [lat, lon, at, id, at]);
 }
 
 /** PAID with the provider's payment id, or FAILED; a PAID ride stays PAID. */

@@ -1,4 +1,5 @@
-import { EARTH_RADIUS_KM, haversineKm, type Point } from './geo.ts';
+import { distanceKm, EARTH_RADIUS_KM, type Point } from './geo.ts';
+import { IdTable } from './id-table.ts';
 
 /** A driver's position is forgotten after two minutes without an update. */
 export const POSITION_TTL_MS = 120_000;
@@ -27,9 +28,9 @@ export interface DriverLocationIndex {
   close(): Promise<void>;
 }
 
-// Grid cells of 0.02° (about 2.2 km north-south). A search visits rings of cells around the
+// Grid cells of 0.01° (about 1.1 km north-south). A search visits rings of cells around the
 // centre and stops as soon as no unvisited cell can hold a closer driver than the ones found.
-const CELL_DEGREES = 0.02;
+const CELL_DEGREES = 0.01;
 const KM_PER_DEGREE_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
 const COLUMNS = Math.round(360 / CELL_DEGREES);
 const SWEEP_INTERVAL_MS = 10_000;
@@ -38,34 +39,43 @@ const rowOf = (lat: number) => Math.floor((lat + 90) / CELL_DEGREES);
 const columnOf = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
 const cellKey = (row: number, column: number) => row * COLUMNS + column;
 
+const NONE = -1;
+
 /**
- * Positions are stored by slot in typed arrays (about 80 bytes per driver instead of an object
- * each), and each grid cell lists its slots. A million drivers fit in well under 100 MB.
+ * Everything is stored by slot in typed arrays, outside the JS heap: the position and report time,
+ * the grid cell, and two intrusive lists through the slots, one per cell (for searching) and one
+ * in report order (for dropping stale drivers oldest first). A million drivers take about 110 MB
+ * and give the garbage collector next to nothing to walk.
  */
 export class MemoryDriverIndex implements DriverLocationIndex {
-  // driverId → slot. Insertion order is update order (an update deletes and re-adds), so the oldest come first.
-  readonly #slots = new Map<number, number>();
-  readonly #cells = new Map<number, number[]>();
+  readonly #slotOf = new IdTable();
+  /** First slot of each non-empty cell. */
+  readonly #cellHead = new Map<number, number>();
   readonly #free: number[] = [];
-  #capacity = 1024;
+  #capacity = 0;
   #used = 0;
-  #driverId = new Float64Array(this.#capacity);
-  #lat = new Float64Array(this.#capacity);
-  #lon = new Float64Array(this.#capacity);
-  #updatedAt = new Float64Array(this.#capacity);
-  #cell = new Int32Array(this.#capacity);
-  /** Where the slot sits in its cell's list, so it can leave in constant time. */
-  #positionInCell = new Int32Array(this.#capacity);
+  #driverId = new Float64Array(0);
+  #lat = new Float64Array(0);
+  #lon = new Float64Array(0);
+  #updatedAt = new Float64Array(0);
+  #cell = new Int32Array(0);
+  #cellNext = new Int32Array(0);
+  #cellPrev = new Int32Array(0);
+  #newer = new Int32Array(0);
+  #older = new Int32Array(0);
+  #oldest = NONE;
+  #newest = NONE;
   readonly #sweeper: NodeJS.Timeout;
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
+    this.#grow(1024);
     this.#sweeper = setInterval(() => this.sweep(this.#now()), SWEEP_INTERVAL_MS).unref();
   }
 
   get size(): number {
-    return this.#slots.size;
+    return this.#slotOf.size;
   }
 
   async upsert(position: DriverPosition): Promise<void> {
@@ -75,32 +85,34 @@ export class MemoryDriverIndex implements DriverLocationIndex {
   /** The synchronous core of upsert, for bulk loading. */
   upsertNow({ driverId, lat, lon, updatedAt }: DriverPosition): void {
     const cell = cellKey(rowOf(lat), columnOf(lon));
-    let slot = this.#slots.get(driverId);
-    if (slot === undefined) {
+    let slot = this.#slotOf.get(driverId);
+    if (slot === NONE) {
       slot = this.#allocate();
       this.#driverId[slot] = driverId;
-      this.#join(slot, cell);
+      this.#slotOf.set(driverId, slot);
+      this.#joinCell(slot, cell);
     } else {
       if (this.#updatedAt[slot] > updatedAt) return;
-      this.#slots.delete(driverId);
+      this.#leaveAgeList(slot);
       if (this.#cell[slot] !== cell) {
-        this.#leave(slot);
-        this.#join(slot, cell);
+        this.#leaveCell(slot);
+        this.#joinCell(slot, cell);
       }
     }
     this.#lat[slot] = lat;
     this.#lon[slot] = lon;
     this.#updatedAt[slot] = updatedAt;
-    this.#slots.set(driverId, slot);
+    this.#joinAgeList(slot);
   }
 
   async remove(driverId: number): Promise<void> {
-    this.#drop(driverId);
+    const slot = this.#slotOf.get(driverId);
+    if (slot !== NONE) this.#drop(slot);
   }
 
   async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
-    const slot = this.#slots.get(driverId);
-    if (slot === undefined || this.#updatedAt[slot] <= now - POSITION_TTL_MS) return undefined;
+    const slot = this.#slotOf.get(driverId);
+    if (slot === NONE || this.#updatedAt[slot] <= now - POSITION_TTL_MS) return undefined;
     return { driverId, lat: this.#lat[slot], lon: this.#lon[slot], updatedAt: this.#updatedAt[slot] };
   }
 
@@ -125,16 +137,13 @@ export class MemoryDriverIndex implements DriverLocationIndex {
       return Math.min(northSouth, eastWest);
     };
 
-    const found: NearbyDriver[] = [];
+    const nearest = new Nearest(limit);
     const consider = (rowOffset: number, columnOffset: number) => {
       const column = (centerColumn + columnOffset + COLUMNS) % COLUMNS;
-      const slots = this.#cells.get(cellKey(centerRow + rowOffset, column));
-      if (!slots) return;
-      for (const slot of slots) {
+      for (let slot = this.#cellHead.get(cellKey(centerRow + rowOffset, column)) ?? NONE; slot !== NONE; slot = this.#cellNext[slot]) {
         if (this.#updatedAt[slot] <= freshAfter) continue;
-        const position = { lat: this.#lat[slot], lon: this.#lon[slot] };
-        const distanceKm = haversineKm(center, position);
-        if (distanceKm <= radiusKm) found.push({ driverId: this.#driverId[slot], ...position, distanceKm });
+        const km = distanceKm(center.lat, center.lon, this.#lat[slot], this.#lon[slot]);
+        if (km <= radiusKm) nearest.offer(this.#driverId[slot], km, this.#lat, this.#lon, slot);
       }
     };
 
@@ -152,72 +161,80 @@ export class MemoryDriverIndex implements DriverLocationIndex {
         }
       }
       // Every cell of a later ring lies at least `ring` whole cells from the centre cell.
-      if (found.length >= limit) {
-        found.sort(byDistance);
-        if (found[limit - 1].distanceKm <= reachKm(ring)) break;
-      }
+      if (nearest.full && nearest.farthestKm <= reachKm(ring)) break;
     }
-    return nearestFirst(found, limit);
+    return nearestFirst(nearest.drivers, limit);
   }
 
   /**
-   * Drops positions that have gone stale; cost is the number dropped. Entries are in arrival order,
-   * which is time order as long as reports carry the clock's current time (reads check the age anyway).
+   * Drops positions that have gone stale, oldest first; cost is the number dropped. Report order is
+   * time order as long as reports carry the clock's current time (reads check the age anyway).
    */
   sweep(now: number): void {
     const freshAfter = now - POSITION_TTL_MS;
-    for (const [driverId, slot] of this.#slots) {
-      if (this.#updatedAt[slot] > freshAfter) break;
-      this.#drop(driverId);
-    }
+    while (this.#oldest !== NONE && this.#updatedAt[this.#oldest] <= freshAfter) this.#drop(this.#oldest);
   }
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    this.#slots.clear();
-    this.#cells.clear();
+    this.#slotOf.clear();
+    this.#cellHead.clear();
+    this.#free.length = 0;
+    this.#used = 0;
+    this.#oldest = this.#newest = NONE;
   }
 
-  #drop(driverId: number): void {
-    const slot = this.#slots.get(driverId);
-    if (slot === undefined) return;
-    this.#slots.delete(driverId);
-    this.#leave(slot);
+  #drop(slot: number): void {
+    this.#slotOf.delete(this.#driverId[slot]);
+    this.#leaveCell(slot);
+    this.#leaveAgeList(slot);
     this.#free.push(slot);
   }
 
-  #join(slot: number, cell: number): void {
-    let slots = this.#cells.get(cell);
-    if (!slots) this.#cells.set(cell, (slots = []));
+  #joinCell(slot: number, cell: number): void {
+    const head = this.#cellHead.get(cell) ?? NONE;
     this.#cell[slot] = cell;
-    this.#positionInCell[slot] = slots.length;
-    slots.push(slot);
+    this.#cellPrev[slot] = NONE;
+    this.#cellNext[slot] = head;
+    if (head !== NONE) this.#cellPrev[head] = slot;
+    this.#cellHead.set(cell, slot);
   }
 
-  /** Swaps the cell's last slot into this one's place. */
-  #leave(slot: number): void {
-    const cell = this.#cell[slot];
-    const slots = this.#cells.get(cell)!;
-    const last = slots.pop()!;
-    if (last !== slot) {
-      const position = this.#positionInCell[slot];
-      slots[position] = last;
-      this.#positionInCell[last] = position;
-    }
-    if (slots.length === 0) this.#cells.delete(cell);
+  #leaveCell(slot: number): void {
+    const [prev, next] = [this.#cellPrev[slot], this.#cellNext[slot]];
+    if (next !== NONE) this.#cellPrev[next] = prev;
+    if (prev !== NONE) this.#cellNext[prev] = next;
+    else if (next === NONE) this.#cellHead.delete(this.#cell[slot]);
+    else this.#cellHead.set(this.#cell[slot], next);
+  }
+
+  #joinAgeList(slot: number): void {
+    this.#older[slot] = this.#newest;
+    this.#newer[slot] = NONE;
+    if (this.#newest !== NONE) this.#newer[this.#newest] = slot;
+    else this.#oldest = slot;
+    this.#newest = slot;
+  }
+
+  #leaveAgeList(slot: number): void {
+    const [older, newer] = [this.#older[slot], this.#newer[slot]];
+    if (older !== NONE) this.#newer[older] = newer;
+    else this.#oldest = newer;
+    if (newer !== NONE) this.#older[newer] = older;
+    else this.#newest = older;
   }
 
   #allocate(): number {
     const reused = this.#free.pop();
     if (reused !== undefined) return reused;
-    if (this.#used === this.#capacity) this.#grow();
+    if (this.#used === this.#capacity) this.#grow(this.#capacity * 2);
     return this.#used++;
   }
 
-  #grow(): void {
-    this.#capacity *= 2;
+  #grow(capacity: number): void {
+    this.#capacity = capacity;
     const grown = <T extends Float64Array | Int32Array>(old: T): T => {
-      const next = new (old.constructor as new (length: number) => T)(this.#capacity);
+      const next = new (old.constructor as new (length: number) => T)(capacity);
       next.set(old);
       return next;
     };
@@ -226,11 +243,59 @@ export class MemoryDriverIndex implements DriverLocationIndex {
     this.#lon = grown(this.#lon);
     this.#updatedAt = grown(this.#updatedAt);
     this.#cell = grown(this.#cell);
-    this.#positionInCell = grown(this.#positionInCell);
+    this.#cellNext = grown(this.#cellNext);
+    this.#cellPrev = grown(this.#cellPrev);
+    this.#newer = grown(this.#newer);
+    this.#older = grown(this.#older);
   }
 }
 
 const byDistance = (a: NearbyDriver, b: NearbyDriver) => a.distanceKm - b.distanceKm || a.driverId - b.driverId;
+
+/** The best `limit` drivers seen so far (nearest, then lowest id), kept as a heap with the worst of them on top. */
+class Nearest {
+  readonly drivers: NearbyDriver[] = [];
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get full(): boolean {
+    return this.drivers.length >= this.#limit;
+  }
+
+  get farthestKm(): number {
+    return this.drivers[0].distanceKm;
+  }
+
+  offer(driverId: number, km: number, lat: Float64Array, lon: Float64Array, slot: number): void {
+    const heap = this.drivers;
+    if (heap.length < this.#limit) {
+      heap.push({ driverId, lat: lat[slot], lon: lon[slot], distanceKm: km });
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (byDistance(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+      return;
+    }
+    const top = heap[0];
+    if (km > top.distanceKm || (km === top.distanceKm && driverId > top.driverId)) return;
+    heap[0] = { driverId, lat: lat[slot], lon: lon[slot], distanceKm: km };
+    for (let i = 0; ; ) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < heap.length && byDistance(heap[left], heap[worst]) > 0) worst = left;
+      if (right < heap.length && byDistance(heap[right], heap[worst]) > 0) worst = right;
+      if (worst === i) break;
+      [heap[i], heap[worst]] = [heap[worst], heap[i]];
+      i = worst;
+    }
+  }
+}
 
 /** The answer of every index: nearest first (ties by id), at most `limit`, distances to the metre. */
 export function nearestFirst(found: NearbyDriver[], limit: number): NearbyDriver[] {
