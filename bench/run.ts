@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { queryPoints } from './lib/drivers.ts';
 import { loadFixtures, type Fixtures } from './lib/fixtures.ts';
 import { bearer, json, load, type LoadRequest, type LoadResult } from './lib/load.ts';
-import { PINNING, pidOf, rssMb, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
+import { PINNING, pidOf, rssMb, SERVICE_NODE_FLAGS, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
 import { median, round, spread } from './lib/stats.ts';
 
 const argv = process.argv.slice(2).join(' ');
@@ -112,7 +112,7 @@ function throughputRow(scenario: string, mode: string, runs: { service: LoadResu
 async function rideScenarios(mode: Mode, env: Record<string, string | undefined>) {
   log('loading 1,000 riders, 1,000 drivers and 1,000 accepted rides');
   const fixtures = await loadFixtures(configFor(env), { riders: SETTINGS.rides, drivers: SETTINGS.rides, acceptedRides: SETTINGS.rides });
-  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env);
+  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env, { flags: SERVICE_NODE_FLAGS });
   try {
     if (wanted('location')) {
       // About a kilometre from pickup, so the run measures updates, not arrival notices.
@@ -198,7 +198,7 @@ async function nearbyScenarios(mode: Mode, env: Record<string, string | undefine
   for (const drivers of [SETTINGS.nearbyDrivers, SETTINGS.scalingDrivers]) {
     await mode.resetRedis();
     log(`nearby search with ${drivers.toLocaleString('en')} drivers indexed`);
-    const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [`--drivers=${drivers}`], env);
+    const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [`--drivers=${drivers}`], env, { flags: SERVICE_NODE_FLAGS });
     try {
       const runs = await versusBaseline(service, requests);
       measured[drivers] = runs.service;
@@ -258,7 +258,7 @@ async function soakScenario(mode: Mode, env: Record<string, string | undefined>)
   const fixtures = await loadFixtures(configFor(env), { riders: SETTINGS.soakPairs, drivers: SETTINGS.soakPairs, acceptedRides: 0 });
   const fixturesFile = join(scratch, `soak-${mode.name}.json`);
   writeFileSync(fixturesFile, JSON.stringify(fixtures));
-  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env);
+  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env, { flags: SERVICE_NODE_FLAGS });
   const samples: Array<{ at: number; rss: number }> = [];
   const started = Date.now();
   const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(pidOf(service)) }), 5_000);

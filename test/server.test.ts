@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { freshDatabase, smtpSink } from './helpers/app.ts';
 import { uniqueEmail } from './helpers/factories.ts';
-import { http, startServer } from './helpers/server-process.ts';
+import { http, serverEnv, startServer } from './helpers/server-process.ts';
 import type { SmtpSink } from './helpers/smtp-sink.ts';
 
 describe('the server process', () => {
@@ -12,13 +12,7 @@ describe('the server process', () => {
   before(async () => {
     database = await freshDatabase();
     smtp = await smtpSink();
-    env = {
-      DATABASE_URL: database.url,
-      SMTP_URL: smtp.url,
-      REDIS_URL: process.env.REDIS_URL,
-      // PostgreSQL needs a shared secret; the embedded mode generates one beside the database.
-      JWT_SECRET: database.url.startsWith('postgres') ? 'a-test-secret-that-is-at-least-32-bytes-long' : undefined,
-    };
+    env = serverEnv(database.url, smtp.url);
   });
   after(() => database.drop());
 

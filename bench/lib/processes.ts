@@ -7,10 +7,13 @@ import { availableParallelism } from 'node:os';
 export const PINNING =
   availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? { service: '0', load: '1' } : undefined;
 
-/** Runs `node <script> ...args` pinned to `core` (when pinning is possible). */
-export function spawnNode(script: string, args: string[], env: Record<string, string | undefined>, core: string | undefined): ChildProcess {
+/** The V8 flags `npm start` runs the service with. */
+export const SERVICE_NODE_FLAGS = ['--min-semi-space-size=32', '--max-semi-space-size=32'];
+
+/** Runs `node [flags] <script> ...args` pinned to `core` (when pinning is possible). */
+export function spawnNode(script: string, args: string[], env: Record<string, string | undefined>, core: string | undefined, flags: string[] = []): ChildProcess {
   const command = core ? 'taskset' : process.execPath;
-  const commandArgs = core ? ['-c', core, process.execPath, script, ...args] : [script, ...args];
+  const commandArgs = core ? ['-c', core, process.execPath, ...flags, script, ...args] : [...flags, script, ...args];
   return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -22,8 +25,13 @@ export interface RunningServer {
 }
 
 /** Starts a server script and waits for the line announcing its address. */
-export async function startServer(script: string, args: string[], env: Record<string, string | undefined>, core = PINNING?.service): Promise<RunningServer> {
-  const child = spawnNode(script, args, env, core);
+export async function startServer(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  { core = PINNING?.service, flags = [] as string[] } = {},
+): Promise<RunningServer> {
+  const child = spawnNode(script, args, env, core, flags);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -18,12 +18,13 @@ export interface DatabaseConnection {
   transactions: Transactions;
 }
 
-export function connectDatabase(config: DatabaseConfig): DatabaseConnection {
+/** `onConnectionError` hears of pooled connections that died while idle (a database restart). */
+export function connectDatabase(config: DatabaseConfig, onConnectionError: (error: Error) => void = () => {}): DatabaseConnection {
   if (config.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: sqliteDialect(config.file) });
     return { kind: 'sqlite', db, transactions: new GroupCommit(db) };
   }
-  const db = new Kysely<Database>({ dialect: postgresDialect(config.url) });
+  const db = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
   return { kind: 'postgres', db, transactions: new DirectTransactions(db) };
 }
 
@@ -82,7 +83,7 @@ function adaptStatement(statement: StatementSync): SqliteStatement {
   };
 }
 
-function postgresDialect(url: string): PostgresDialect {
+function postgresDialect(url: string, onConnectionError: (error: Error) => void): PostgresDialect {
   // int8 (counts, epoch-millisecond times) and numeric come back as strings by default.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
@@ -91,5 +92,11 @@ function postgresDialect(url: string): PostgresDialect {
       return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
     },
   };
-  return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, types, ...POSTGRES_POOL }) });
+  const pool = new pg.Pool({ connectionString: url, types, ...POSTGRES_POOL });
+  // A connection that dies (database restart, network) emits 'error': on the pool while idle, on the
+  // connection itself while in use. Unheard, either would crash the process. The failing query
+  // answers 503, and the pool replaces the broken connection.
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  return new PostgresDialect({ pool });
 }

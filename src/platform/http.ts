@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, errorBody } from './errors.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -50,6 +51,10 @@ export function registerHttpConventions(app: FastifyInstance): void {
     }
     const mapped = mapFrameworkError(error);
     if (mapped) return reply.code(mapped.status).send(errorBody(mapped.status, mapped.code, mapped.message));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error'));
   });

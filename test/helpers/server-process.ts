@@ -9,6 +9,17 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** The environment of a server process on a test database, mailing to the test SMTP sink. */
+export function serverEnv(databaseUrl: string, smtpUrl: string): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: smtpUrl,
+    REDIS_URL: process.env.REDIS_URL,
+    // PostgreSQL needs a shared secret; the embedded mode generates one beside the database.
+    JWT_SECRET: databaseUrl.startsWith('postgres') ? 'a-test-secret-that-is-at-least-32-bytes-long' : undefined,
+  };
+}
+
 /** Starts `node src/server.ts` with the given environment on a free port and waits until it listens. */
 export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['src/server.ts'], {

@@ -57,24 +57,15 @@ export async function transition(db: Db, id: number, from: RideStatus, changes: 
   return changed(await db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst());
 }
 
-export async function setRiderFeedback(db: Db, id: number, rating: number, comment: string): Promise<boolean> {
+/** The rider's or the driver's rating of a completed ride; false when that party has rated already. */
+export async function setFeedback(db: Db, id: number, party: 'rider' | 'driver', rating: number, comment: string): Promise<boolean> {
+  const [ratingColumn, feedbackColumn] = party === 'rider' ? (['rider_rating', 'rider_feedback'] as const) : (['driver_rating', 'driver_feedback'] as const);
   const result = await db
     .updateTable('rides')
-    .set({ rider_rating: rating, rider_feedback: comment })
+    .set({ [ratingColumn]: rating, [feedbackColumn]: comment })
     .where('id', '=', id)
     .where('status', '=', 'COMPLETED')
-    .where('rider_rating', 'is', null)
-    .executeTakeFirst();
-  return changed(result);
-}
-
-export async function setDriverFeedback(db: Db, id: number, rating: number, comment: string): Promise<boolean> {
-  const result = await db
-    .updateTable('rides')
-    .set({ driver_rating: rating, driver_feedback: comment })
-    .where('id', '=', id)
-    .where('status', '=', 'COMPLETED')
-    .where('driver_rating', 'is', null)
+    .where(ratingColumn, 'is', null)
     .executeTakeFirst();
   return changed(result);
 }

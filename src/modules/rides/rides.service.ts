@@ -210,10 +210,7 @@ export class RidesService {
     if (!party) throw forbidden("Only the ride's rider or driver can give feedback");
     if (row.status !== 'COMPLETED') throw badRequest(`Feedback needs a COMPLETED ride; ride ${id} is ${row.status}`, 'RIDE_NOT_COMPLETED');
     const text = comment ?? '';
-    const saved = party === 'rider'
-      ? await repository.setRiderFeedback(this.#db, id, rating, text)
-      : await repository.setDriverFeedback(this.#db, id, rating, text);
-    if (!saved) throw conflict('You already gave feedback for this ride', 'FEEDBACK_EXISTS');
+    if (!(await repository.setFeedback(this.#db, id, party, rating, text))) throw conflict('You already gave feedback for this ride', 'FEEDBACK_EXISTS');
     const fields = party === 'rider' ? { rider_rating: rating, rider_feedback: text } : { driver_rating: rating, driver_feedback: text };
     return toRide({ ...row, ...fields });
   }

@@ -19,18 +19,27 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 1`;
 
-// Candidates within the radius, fresh ones only, with their exact reports.
+// The nearest fresh candidates within the radius, with their exact reports. Redis sorts and cuts
+// to COUNT itself; when stale drivers crowd the answer, the search widens until enough are fresh
+// or the radius holds no more.
 const NEARBY = `
-local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', ARGV[3], 'km', 'ASC')
-local found = {}
-for _, id in ipairs(ids) do
-  local report = redis.call('HGET', KEYS[2], id)
-  if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
-    found[#found + 1] = id
-    found[#found + 1] = report
+local wanted = tonumber(ARGV[5])
+local count = wanted
+while true do
+  local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', ARGV[3], 'km', 'ASC', 'COUNT', count)
+  local found = {}
+  local fresh = 0
+  for _, id in ipairs(ids) do
+    local report = redis.call('HGET', KEYS[2], id)
+    if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
+      found[#found + 1] = id
+      found[#found + 1] = report
+      fresh = fresh + 1
+    end
   end
-end
-return found`;
+  if fresh >= wanted or #ids < count then return found end
+  count = count * 4
+end`;
 
 const SWEEP = `
 local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, 1000)
@@ -88,8 +97,12 @@ export class RedisDriverIndex implements DriverLocationIndex {
   }
 
   async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
-    // Redis measures with its own earth radius; ask a little wider and decide exactly here.
-    const reply = (await viaRedis(this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS))) as string[];
+    // Redis measures with its own earth radius (and positions to about half a metre): ask a little
+    // wider and for a few more than needed, and decide distances and order exactly here.
+    const candidates = limit + Math.max(5, Math.ceil(limit / 4));
+    const reply = (await viaRedis(
+      this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS, candidates),
+    )) as string[];
     const found: NearbyDriver[] = [];
     for (let i = 0; i < reply.length; i += 2) {
       const { driverId, lat, lon } = parseReport(Number(reply[i]), reply[i + 1]);

@@ -3,22 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { haversineKm, type Point } from '../../../src/platform/geo/geo.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { destination, round3 } from '../../helpers/geo.ts';
 import { assertError, signUpMany } from '../../helpers/rides.ts';
 
 const TWO_MINUTES = 2 * 60_000;
-
-/** The point `km` away from `from` on the given bearing (degrees clockwise from north), on the sphere. */
-function destination(from: Point, bearingDegrees: number, km: number): Point {
-  const δ = km / 6371.0088;
-  const θ = (bearingDegrees * Math.PI) / 180;
-  const φ1 = (from.lat * Math.PI) / 180;
-  const λ1 = (from.lon * Math.PI) / 180;
-  const φ2 = Math.asin(Math.sin(φ1) * Math.cos(δ) + Math.cos(φ1) * Math.sin(δ) * Math.cos(θ));
-  const λ2 = λ1 + Math.atan2(Math.sin(θ) * Math.sin(δ) * Math.cos(φ1), Math.cos(δ) - Math.sin(φ1) * Math.sin(φ2));
-  return { lat: (φ2 * 180) / Math.PI, lon: (λ2 * 180) / Math.PI };
-}
-
-const round3 = (km: number) => Math.round(km * 1000) / 1000;
 
 const report = (t: TestApp, driver: TestUser, point: Point) => call(t.app, 'PUT', '/drivers/me/location', { token: driver.token, body: point });
 

@@ -5,7 +5,7 @@ import { connectDatabase } from '../../../src/db/connect.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { call, createTestApp, freshDatabase, smtpSink, type TestApp } from '../../helpers/app.ts';
 import { uniqueEmail, type TestUser } from '../../helpers/factories.ts';
-import { http, startServer } from '../../helpers/server-process.ts';
+import { http, serverEnv, startServer } from '../../helpers/server-process.ts';
 import type { SmtpSink } from '../../helpers/smtp-sink.ts';
 import { acceptedRide, rideStatus, signUpMany, TRIP } from '../../helpers/rides.ts';
 
@@ -162,12 +162,7 @@ describe('a real server process writes pending positions when it stops', () => {
   before(async () => {
     database = await freshDatabase();
     smtp = await smtpSink();
-    env = {
-      DATABASE_URL: database.url,
-      SMTP_URL: smtp.url,
-      REDIS_URL: process.env.REDIS_URL,
-      JWT_SECRET: database.url.startsWith('postgres') ? 'a-test-secret-that-is-at-least-32-bytes-long' : undefined,
-    };
+    env = serverEnv(database.url, smtp.url);
   });
   after(() => database.drop());
 

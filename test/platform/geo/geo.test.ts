@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { haversineKm, plusCode, type Point } from '../../../src/platform/geo/geo.ts';
-
-/** Deterministic PRNG (mulberry32), so every run checks the same points. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../helpers/geo.ts';
 
 const MEAN_EARTH_RADIUS_KM = 6371.0088;
 
