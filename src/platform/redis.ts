@@ -16,6 +16,8 @@ export function createRedis(url: string, keyPrefix: string, log: FastifyBaseLogg
     connectTimeout: 2_000,
     commandTimeout: options.subscriber ? undefined : 1_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    // Commands issued in the same tick (concurrent requests) share one write and one read.
+    enableAutoPipelining: options.subscriber !== true,
   });
   let healthy = true;
   client.on('ready', () => {

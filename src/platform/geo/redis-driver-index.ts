@@ -10,6 +10,8 @@ import { haversineKm, type Point } from './geo.ts';
 const KEYS = ['drivers:geo', 'drivers:pos', 'drivers:seen'] as const;
 const GEO_MAX_LAT = 85.05112878; // Redis GEO cannot index the polar caps
 const SWEEP_INTERVAL_MS = 10_000;
+/** The first ring of a nearby search: a city's nearest drivers are usually within it. */
+const FIRST_RING_KM = 1;
 
 const UPSERT = `
 local seen = redis.call('ZSCORE', KEYS[3], ARGV[1])
@@ -19,26 +21,33 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 1`;
 
-// The nearest fresh candidates within the radius, with their exact reports. Redis sorts and cuts
-// to COUNT itself; when stale drivers crowd the answer, the search widens until enough are fresh
-// or the radius holds no more.
+// The nearest fresh candidates within the radius. GEOSEARCH costs as much as the drivers inside
+// the area it covers, so the search starts with a small ring and widens it only while the ring
+// holds too few fresh drivers: anything outside a ring is farther than everything inside it.
+// Within a ring Redis sorts and cuts to COUNT; when stale drivers crowd the answer, COUNT grows.
 const NEARBY = `
+local radius = tonumber(ARGV[3])
 local wanted = tonumber(ARGV[5])
-local count = wanted
+local ring = math.min(radius, tonumber(ARGV[6]))
 while true do
-  local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', ARGV[3], 'km', 'ASC', 'COUNT', count)
-  local found = {}
-  local fresh = 0
-  for _, id in ipairs(ids) do
-    local report = redis.call('HGET', KEYS[2], id)
-    if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
-      found[#found + 1] = id
-      found[#found + 1] = report
-      fresh = fresh + 1
+  local count = wanted
+  while true do
+    local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(ring), 'km', 'ASC', 'COUNT', count)
+    local found = {}
+    local fresh = 0
+    for _, id in ipairs(ids) do
+      local report = redis.call('HGET', KEYS[2], id)
+      if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
+        found[#found + 1] = id
+        found[#found + 1] = report
+        fresh = fresh + 1
+      end
     end
+    if fresh >= wanted or (#ids < count and ring >= radius) then return found end
+    if #ids < count then break end
+    count = count * 4
   end
-  if fresh >= wanted or #ids < count then return found end
-  count = count * 4
+  ring = math.min(radius, ring * 4)
 end`;
 
 const SWEEP = `
@@ -101,7 +110,7 @@ export class RedisDriverIndex implements DriverLocationIndex {
     // wider and for a few more than needed, and decide distances and order exactly here.
     const candidates = limit + Math.max(5, Math.ceil(limit / 4));
     const reply = (await viaRedis(
-      this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS, candidates),
+      this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS, candidates, FIRST_RING_KM),
     )) as string[];
     const found: NearbyDriver[] = [];
     for (let i = 0; i < reply.length; i += 2) {

@@ -61,6 +61,22 @@ describe('RedisDriverIndex against a brute-force search', { skip: missing }, () 
     assert.ok(nonEmpty > 150, `most queries find drivers (${nonEmpty})`);
   });
 
+  test('the search widens past a first ring crowded with stale drivers and past an empty one', async () => {
+    const center = { lat: 40.4168, lon: -3.7038 }; // no other test driver within 1,000 km
+    const positions: DriverPosition[] = [];
+    for (let i = 0; i < 60; i++) positions.push({ driverId: 800_000 + i, ...destination(center, i * 6, 0.05 + i * 0.01), updatedAt: NOW - POSITION_TTL_MS - 1 });
+    for (let i = 0; i < 8; i++) positions.push({ driverId: 800_100 + i, ...destination(center, i * 45, 2 + i * 0.5), updatedAt: NOW - 1000 });
+    positions.push({ driverId: 800_200, ...destination(center, 10, 30), updatedAt: NOW - 1000 });
+    for (const position of positions) await index.upsert(position);
+    try {
+      assert.deepEqual(ids(await index.nearby(center, 10, 5, NOW)), [800_100, 800_101, 800_102, 800_103, 800_104], 'fresh drivers beyond the stale crowd');
+      assert.deepEqual(await index.nearby(center, 40, 20, NOW), bruteForce(positions, center, 40, 20, NOW), 'every ring up to the radius');
+      assert.deepEqual(ids(await index.nearby(center, 0.5, 5, NOW)), [], 'only stale drivers within the radius');
+    } finally {
+      for (const { driverId } of positions) await index.remove(driverId);
+    }
+  });
+
   test('get, an older report, remove and sweep', async () => {
     const point = { lat: 12.9716, lon: 77.5946 };
     await index.upsert({ driverId: 900_001, ...point, updatedAt: NOW - 1000 });
