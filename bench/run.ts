@@ -5,7 +5,7 @@
 // measured in the same run. Prints one table and writes bench/results/latest.json.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -51,6 +51,8 @@ interface Mode {
   /** A fresh, empty database URL for one purpose. */
   freshDatabase(label: string): Promise<string>;
   resetRedis(): Promise<void>;
+  /** Drops the databases this run created. */
+  cleanup(): Promise<void>;
 }
 
 const modes: Mode[] = [embeddedMode()];
@@ -73,6 +75,8 @@ try {
   }
 } finally {
   await baseline.stop();
+  for (const mode of modes) await mode.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
 }
 report();
 
@@ -308,6 +312,7 @@ function embeddedMode(): Mode {
     env: { ...serviceEnv(), REDIS_URL: undefined, JWT_SECRET: randomBytes(32).toString('hex') },
     freshDatabase: async (label) => `sqlite:${join(dir, `${label}.db`)}`,
     resetRedis: async () => {},
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
@@ -315,15 +320,14 @@ function productionMode(databaseUrl: string, redisUrl: string): Mode {
   // A Redis logical database of its own, emptied before each service starts.
   const redis = new URL(redisUrl);
   redis.pathname = '/15';
+  const schemas: string[] = [];
   return {
     name: 'production',
     env: { ...serviceEnv(), REDIS_URL: redis.toString(), JWT_SECRET: randomBytes(32).toString('hex') },
     async freshDatabase(label) {
       const schema = `bench_${label}_${Date.now()}`;
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`create schema ${schema}`);
-      await client.end();
+      await withPostgres((client) => client.query(`create schema ${schema}`));
+      schemas.push(schema);
       const url = new URL(databaseUrl);
       url.searchParams.set('options', `-c search_path=${schema}`);
       return url.toString();
@@ -333,7 +337,20 @@ function productionMode(databaseUrl: string, redisUrl: string): Mode {
       await client.flushdb();
       client.disconnect();
     },
+    async cleanup() {
+      for (const schema of schemas.splice(0)) await withPostgres((client) => client.query(`drop schema ${schema} cascade`));
+    },
   };
+
+  async function withPostgres(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await work(client);
+    } finally {
+      await client.end();
+    }
+  }
 }
 
 /** Request logs and rate limits off: the benchmark measures the API, not the log volume. */
