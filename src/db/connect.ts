@@ -4,6 +4,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { BoundedMap } from '../platform/bounded-map.ts';
 import type { Database } from './database.ts';
 import { DirectTransactions, GroupCommit, type Transactions } from './transaction.ts';
 
@@ -50,7 +51,7 @@ function sqliteDialect(file: string): SqliteDialect {
 
 class CachedSqlite implements SqliteDatabase {
   readonly #database: DatabaseSync;
-  readonly #statements = new Map<string, SqliteStatement>();
+  readonly #statements = new BoundedMap<string, SqliteStatement>(STATEMENT_CACHE_SIZE);
 
   constructor(database: DatabaseSync) {
     this.#database = database;
@@ -59,7 +60,6 @@ class CachedSqlite implements SqliteDatabase {
   prepare(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (!statement) {
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
       statement = adaptStatement(this.#database.prepare(sql));
       this.#statements.set(sql, statement);
     }

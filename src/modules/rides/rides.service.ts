@@ -5,6 +5,7 @@ import type { Database, Db, RidesTable } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
+import { BoundedMap } from '../../platform/bounded-map.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import type { Counters } from '../../platform/counters.ts';
@@ -81,7 +82,7 @@ export class RidesService {
    * they read no database. Any change of a ride drops its snapshot here at once and, through the
    * event bus, on every other instance; a snapshot never lives longer than SNAPSHOT_TTL_MS.
    */
-  readonly #snapshots = new Map<number, { ride: repository.RideSnapshot; until: number }>();
+  readonly #snapshots = new BoundedMap<number, { ride: repository.RideSnapshot; until: number }>(SNAPSHOTS_MAX);
 
   constructor(deps: RidesDependencies) {
     this.#deps = deps;
@@ -361,10 +362,7 @@ export class RidesService {
     if (known && known.until > now) return known.ride;
     const ride = await repository.findRideSnapshot(this.#db, id);
     this.#snapshots.delete(id);
-    if (ride) {
-      if (this.#snapshots.size >= SNAPSHOTS_MAX) this.#snapshots.delete(this.#snapshots.keys().next().value!);
-      this.#snapshots.set(id, { ride, until: now + SNAPSHOT_TTL_MS });
-    }
+    if (ride) this.#snapshots.set(id, { ride, until: now + SNAPSHOT_TTL_MS });
     return ride;
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { BoundedMap } from '../bounded-map.ts';
 import type { Clock } from '../clock.ts';
 import { unauthorized } from '../errors.ts';
 import { isRole, type AuthUser } from './roles.ts';
@@ -18,7 +19,7 @@ const VERIFIED_CACHE_SIZE = 20_000;
 export class TokenService {
   readonly #key: Promise<webcrypto.CryptoKey>;
   readonly #clock: Clock;
-  readonly #verified = new Map<string, VerifiedToken>();
+  readonly #verified = new BoundedMap<string, VerifiedToken>(VERIFIED_CACHE_SIZE);
   readonly accessTtlSeconds: number;
 
   constructor(secret: string, accessTtlSeconds: number, clock: Clock) {
@@ -49,7 +50,6 @@ export class TokenService {
       const known = this.knownAccessToken(token);
       if (known) return known;
       const verified = await this.#verify(token, type);
-      if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!);
       this.#verified.set(token, verified);
       return verified;
     }
