@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 
+/** Entries per write call; a flush of more goes in several calls. */
+export const CHUNK_SIZE = 200;
+
 /**
  * Keeps only the latest value per key and writes everything pending once per interval, so a
  * stream of updates costs a few transactions per interval instead of one per update. Large
@@ -11,13 +14,11 @@ export class CoalescingWriter<K, V> {
   readonly #write: (entries: Array<[K, V]>) => Promise<void>;
   readonly #log: FastifyBaseLogger;
   readonly #timer: NodeJS.Timeout;
-  readonly #chunkSize: number;
   #running: Promise<void> = Promise.resolve();
 
-  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger, chunkSize = 200) {
+  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger) {
     this.#write = write;
     this.#log = log;
-    this.#chunkSize = chunkSize;
     this.#timer = setInterval(() => void this.flush(), intervalMs).unref();
   }
 
@@ -44,9 +45,9 @@ export class CoalescingWriter<K, V> {
     if (this.#pending.size === 0) return;
     const batch = [...this.#pending];
     this.#pending.clear();
-    for (let start = 0; start < batch.length; start += this.#chunkSize) {
+    for (let start = 0; start < batch.length; start += CHUNK_SIZE) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const chunk = batch.slice(start, start + this.#chunkSize);
+      const chunk = batch.slice(start, start + CHUNK_SIZE);
       try {
         await this.#write(chunk);
       } catch (error) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pino from 'pino';
-import { CoalescingWriter } from '../../src/platform/coalescing-writer.ts';
+import { CHUNK_SIZE, CoalescingWriter } from '../../src/platform/coalescing-writer.ts';
 
 const silent = pino({ level: 'silent' });
 /** Long enough that only explicit flush() and close() write during a test. */
@@ -95,6 +95,21 @@ describe('CoalescingWriter', () => {
     writer.set('a', 2);
     for (let waited = 0; db.batches.length === 1 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.deepEqual(db.batches[1], [['a', 2]]);
+    await writer.close();
+  });
+
+  test('a large flush goes in chunks; a failed chunk alone is retried', async () => {
+    const db = recorder();
+    const writer = new CoalescingWriter(db.write, MANUAL, silent);
+    const total = 2 * CHUNK_SIZE + 7;
+    for (let i = 0; i < total; i++) writer.set(`k${i}`, i);
+    db.failNext();
+    await writer.flush();
+    assert.deepEqual(db.batches.map((batch) => batch.length), [CHUNK_SIZE, CHUNK_SIZE, 7]);
+    assert.equal(writer.size, CHUNK_SIZE, 'only the failed first chunk is pending again');
+    await writer.flush();
+    assert.deepEqual(sorted(db.batches[3]), sorted(db.batches[0]), 'the retry writes exactly the failed chunk');
+    assert.equal(new Set(db.batches.flat().map(([key]) => key)).size, total, 'every entry was written');
     await writer.close();
   });
 

@@ -29,25 +29,25 @@ const NEARBY = `
 local radius = tonumber(ARGV[3])
 local wanted = tonumber(ARGV[5])
 local ring = math.min(radius, tonumber(ARGV[6]))
+local count = wanted
 while true do
-  local count = wanted
-  while true do
-    local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(ring), 'km', 'ASC', 'COUNT', count)
-    local found = {}
-    local fresh = 0
-    for _, id in ipairs(ids) do
-      local report = redis.call('HGET', KEYS[2], id)
-      if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
-        found[#found + 1] = id
-        found[#found + 1] = report
-        fresh = fresh + 1
-      end
+  local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(ring), 'km', 'ASC', 'COUNT', count)
+  local found = {}
+  for _, id in ipairs(ids) do
+    local report = redis.call('HGET', KEYS[2], id)
+    if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
+      found[#found + 1] = id
+      found[#found + 1] = report
     end
-    if fresh >= wanted or (#ids < count and ring >= radius) then return found end
-    if #ids < count then break end
-    count = count * 4
   end
-  ring = math.min(radius, ring * 4)
+  if #found / 2 >= wanted then return found end
+  if #ids == count then
+    count = count * 4
+  elseif ring < radius then
+    ring = math.min(radius, ring * 4)
+  else
+    return found
+  end
 end`;
 
 const SWEEP = `
