@@ -40,6 +40,18 @@ describe('two instances behind one address', { skip: missing }, () => {
     return { id: login.body.id as number, token: login.body.accessToken as string };
   };
 
+  /** A new rider's ride booked on A and accepted by a new driver on B. */
+  const rideAcceptedAcross = async (trip: object) => {
+    const api = client();
+    const rider = await signUp('RIDER');
+    const driver = await signUp('DRIVER');
+    const booked = await api(a.url, 'POST', '/rides/book', trip, rider.token);
+    assert.equal(booked.status, 200);
+    const accepted = await api(b.url, 'POST', `/rides/status/${booked.body.id}`, { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token);
+    assert.equal(accepted.status, 200);
+    return { api, rider, driver, ride: booked.body as { id: number; startOtp: string } };
+  };
+
   before(async () => {
     database = await freshDatabase(POSTGRES_URL);
     smtp = await smtpSink();
@@ -68,48 +80,34 @@ describe('two instances behind one address', { skip: missing }, () => {
   });
 
   test('a ride booked on A is accepted on B and followed on either', async () => {
-    const api = client();
-    const rider = await signUp('RIDER');
-    const driver = await signUp('DRIVER');
-    const booked = await api(a.url, 'POST', '/rides/book', { pickupLat: 12.97, pickupLon: 77.59, dropLat: 12.93, dropLon: 77.62 }, rider.token);
-    assert.equal(booked.status, 200);
-    const accepted = await api(b.url, 'POST', `/rides/status/${booked.body.id}`, { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token);
-    assert.equal(accepted.status, 200);
-    assert.equal((await api(a.url, 'GET', `/rides/status/${booked.body.id}`)).body.status, 'ACCEPTED');
-    const picked = await api(a.url, 'POST', `/rides/status/${booked.body.id}`, { status: 'PICKED', otp: booked.body.startOtp }, driver.token);
+    const { api, driver, ride } = await rideAcceptedAcross({ pickupLat: 12.97, pickupLon: 77.59, dropLat: 12.93, dropLon: 77.62 });
+    assert.equal((await api(a.url, 'GET', `/rides/status/${ride.id}`)).body.status, 'ACCEPTED');
+    const picked = await api(a.url, 'POST', `/rides/status/${ride.id}`, { status: 'PICKED', otp: ride.startOtp }, driver.token);
     assert.equal(picked.status, 200);
   });
 
   test('a position posted on A is found by nearby search on B, and followed live on B', async () => {
-    const api = client();
-    const rider = await signUp('RIDER');
-    const driver = await signUp('DRIVER');
-    const booked = await api(a.url, 'POST', '/rides/book', { pickupLat: 28.61, pickupLon: 77.2, dropLat: 28.55, dropLon: 77.1 }, rider.token);
-    await api(b.url, 'POST', `/rides/status/${booked.body.id}`, { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token);
-    const posted = await api(a.url, 'POST', `/rides/location/${booked.body.id}`, { lat: 28.6101, lon: 77.2002 }, driver.token);
+    const { api, driver, ride } = await rideAcceptedAcross({ pickupLat: 28.61, pickupLon: 77.2, dropLat: 28.55, dropLon: 77.1 });
+    const posted = await api(a.url, 'POST', `/rides/location/${ride.id}`, { lat: 28.6101, lon: 77.2002 }, driver.token);
     assert.equal(posted.status, 200);
     const nearby = await api(b.url, 'GET', '/rides/drivers/nearby?lat=28.61&lon=77.2&radiusKm=1');
     assert.deepEqual(nearby.body.map((d: { driverId: number }) => d.driverId), [driver.id]);
     assert.equal(nearby.body[0].lat, 28.6101);
-    const status = await api(b.url, 'GET', `/rides/status/${booked.body.id}`);
+    const status = await api(b.url, 'GET', `/rides/status/${ride.id}`);
     assert.equal(status.body.driverLat, 28.6101, 'B shows the position A received before any batch write');
   });
 
   test('a change on B reaches what A already showed, without waiting for its cache to expire', async () => {
-    const api = client();
-    const rider = await signUp('RIDER');
-    const driver = await signUp('DRIVER');
-    const booked = await api(a.url, 'POST', '/rides/book', { pickupLat: 12.97, pickupLon: 77.59, dropLat: 12.93, dropLon: 77.62 }, rider.token);
-    await api(a.url, 'POST', `/rides/status/${booked.body.id}`, { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token);
-    assert.equal((await api(a.url, 'POST', `/rides/location/${booked.body.id}`, { lat: 12.9705, lon: 77.5905 }, driver.token)).status, 200);
-    assert.equal((await api(a.url, 'GET', `/rides/status/${booked.body.id}`)).body.status, 'ACCEPTED');
-    assert.equal((await api(b.url, 'POST', `/rides/cancel/${booked.body.id}`, {}, rider.token)).status, 200);
+    const { api, rider, driver, ride } = await rideAcceptedAcross({ pickupLat: 12.97, pickupLon: 77.59, dropLat: 12.93, dropLon: 77.62 });
+    assert.equal((await api(a.url, 'POST', `/rides/location/${ride.id}`, { lat: 12.9705, lon: 77.5905 }, driver.token)).status, 200);
+    assert.equal((await api(a.url, 'GET', `/rides/status/${ride.id}`)).body.status, 'ACCEPTED');
+    assert.equal((await api(b.url, 'POST', `/rides/cancel/${ride.id}`, {}, rider.token)).status, 200);
     // The bus carries the change to A in about a millisecond; allow a little slack, far below the 5 s expiry.
     const deadline = Date.now() + 500;
-    let status = await api(a.url, 'GET', `/rides/status/${booked.body.id}`);
-    while (status.body.status !== 'CANCELLED' && Date.now() < deadline) status = await api(a.url, 'GET', `/rides/status/${booked.body.id}`);
+    let status = await api(a.url, 'GET', `/rides/status/${ride.id}`);
+    while (status.body.status !== 'CANCELLED' && Date.now() < deadline) status = await api(a.url, 'GET', `/rides/status/${ride.id}`);
     assert.equal(status.body.status, 'CANCELLED');
-    assert.equal((await api(a.url, 'POST', `/rides/location/${booked.body.id}`, { lat: 12.971, lon: 77.591 }, driver.token)).status, 409);
+    assert.equal((await api(a.url, 'POST', `/rides/location/${ride.id}`, { lat: 12.971, lon: 77.591 }, driver.token)).status, 409);
   });
 
   test('a notification produced on A reaches a live stream on B', async () => {
