@@ -1,24 +1,19 @@
 // Insights over a large ride history with the cache off: the real InsightsService.compute()
 // against the naive way (load every ride of the window, count in memory), in the same process.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import type { Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { AuthService } from '../src/modules/auth/auth.service.ts';
 import { DriversService } from '../src/modules/drivers/drivers.service.ts';
 import { forecast, MODEL_CONSTANTS } from '../src/modules/insights/insights.model.ts';
 import { InsightsService } from '../src/modules/insights/insights.service.ts';
-import { NotificationsService } from '../src/modules/notifications/notifications.service.ts';
-import { RidesService } from '../src/modules/rides/rides.service.ts';
-import { SettingsService } from '../src/modules/settings/settings.service.ts';
-import { TokenService } from '../src/platform/auth/tokens.ts';
+import { ZoneTable } from '../src/modules/insights/zone-table.service.ts';
+import { recountBuckets } from '../src/modules/rides/ride-stats.repository.ts';
+import { RideStats } from '../src/modules/rides/ride-stats.service.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { MemoryCounters } from '../src/platform/counters.ts';
-import { MemoryEventBus } from '../src/platform/event-bus.ts';
-import { MemoryDriverIndex } from '../src/platform/geo/driver-index.ts';
-import { createMailer } from '../src/platform/mail.ts';
+import { MemoryDriverIndex } from '../src/platform/geo/memory-driver-index.ts';
 import { MemoryCache } from '../src/platform/shared-cache.ts';
 import { median, percentile, round } from './lib/stats.ts';
 
@@ -29,50 +24,36 @@ const RIDERS = 20_000;
 const DAY = 86_400_000;
 
 const config = loadConfig();
-const { db, kind, transactions } = connectDatabase(config.database);
-await migrateToLatest(db, kind);
+const database = connectDatabase(config.database);
+await database.migrate();
+const { db, kind, transactions } = database;
 const now = Date.now();
 const loadStarted = performance.now();
-await generateHistory(db, kind, now);
+await transactions.run((tx) => generateHistory(tx.db, kind, now));
+// Fresh statistics for the planners (VACUUM cannot run inside a transaction on PostgreSQL).
+if (kind === 'postgres') await sql`vacuum analyze`.execute(db);
+else await transactions.run((tx) => sql`analyze`.execute(tx.db));
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 
 // The services as the app wires them; only the ride statistics and presence are exercised.
 const log = pino({ level: 'warn' });
 const clock = systemClock;
-const drivers = new DriversService(db, new MemoryDriverIndex(), clock, log);
-const notifications = new NotificationsService(db, clock, new MemoryEventBus(), log);
-const auth = new AuthService(db, new TokenService(config.jwtSecret, 3600, clock), createMailer(undefined, '', log), clock, {
-  refreshTokenTtlSeconds: 3600,
-  otpResendCooldownSeconds: 0,
-  adminEmails: new Set(),
-  otpKey: 'bench',
-});
-const ridesService = new RidesService({
-  db,
-  transactions,
-  bus: new MemoryEventBus(),
-  clock,
-  log,
-  counters: new MemoryCounters(clock),
-  demand: async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 5 }),
-  users: auth,
-  drivers,
-  notifications,
-  settings: new SettingsService(db, clock),
-});
-const insights = new InsightsService({ rides: ridesService, drivers, cache: new MemoryCache(clock), clock, timeZone: config.serviceTimezone, log });
+const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log });
+const stats = new RideStats({ db, transactions, counters: new MemoryCounters(clock), clock, log });
+const zones = new ZoneTable({ cache: new MemoryCache(clock), clock, log });
+const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });
 
 const timed = async (work: () => Promise<unknown>) => {
   const started = performance.now();
   await work();
   return performance.now() - started;
 };
-for (let i = 0; i < 3; i++) await insights.compute();
+for (let i = 0; i < 3; i++) await insights.current();
 const computeMs: number[] = [];
-for (let i = 0; i < runs; i++) computeMs.push(await timed(() => insights.compute()));
+for (let i = 0; i < runs; i++) computeMs.push(await timed(() => insights.current()));
 const naiveMs: number[] = [];
 for (let i = 0; i < 3; i++) naiveMs.push(await timed(() => naive(db)));
-const sample = await insights.compute();
+const sample = await insights.current();
 
 console.log(
   JSON.stringify({
@@ -86,8 +67,8 @@ console.log(
   }),
 );
 await drivers.close();
-await ridesService.close();
-await db.destroy();
+await stats.close();
+await database.destroy();
 
 /** Counting the naive way: every ride of the window loaded, then counted in JavaScript. */
 async function naive(database: Kysely<Database>) {
@@ -95,10 +76,10 @@ async function naive(database: Kysely<Database>) {
   const at = Date.now();
   const all = await database.selectFrom('rides').selectAll().where('created_at', '>=', at - c.lookbackDays * DAY).execute();
   const bucketMs = c.bucketMinutes * 60_000;
-  const buckets = new Map<number, number>();
+  const buckets = new Map<number, Set<number>>();
   const active = new Set<number>();
-  let recent = 0;
   let open = 0;
+  const openRiders = new Set<number>();
   let delay = 0;
   let accepted = 0;
   const busy = new Set<number>();
@@ -106,15 +87,17 @@ async function naive(database: Kysely<Database>) {
   const activeSince = at - c.activeDriverHours * 3_600_000;
   for (const ride of all) {
     const start = Math.floor(ride.created_at / bucketMs) * bucketMs;
-    buckets.set(start, (buckets.get(start) ?? 0) + 1);
+    buckets.set(start, (buckets.get(start) ?? new Set()).add(ride.rider_id));
     if (ride.created_at >= recentSince) {
-      recent++;
       if (ride.accepted_at !== null) {
         delay += ride.accepted_at - ride.created_at;
         accepted++;
       }
     }
-    if (ride.status === 'REQUESTED') open++;
+    if (ride.status === 'REQUESTED') {
+      open++;
+      openRiders.add(ride.rider_id);
+    }
     if (ride.driver_id !== null && (ride.status === 'ACCEPTED' || ride.status === 'PICKED')) busy.add(ride.driver_id);
     const lastActivity = Math.max(ride.accepted_at ?? 0, ride.completed_at ?? 0, ride.cancelled_at ?? 0);
     if (ride.driver_id !== null && (lastActivity >= activeSince || busy.has(ride.driver_id))) active.add(ride.driver_id);
@@ -122,9 +105,11 @@ async function naive(database: Kysely<Database>) {
   return forecast({
     now: at,
     timeZone: config.serviceTimezone,
-    buckets: [...buckets].map(([start, count]) => ({ start, count })),
-    recentRides: recent,
+    buckets: [...buckets].map(([start, riders]) => ({ start, count: riders.size })),
+    sampleSize: all.length,
+    recentDemand: [...buckets].reduce((sum, [start, riders]) => sum + (start + bucketMs > recentSince ? riders.size : 0), 0),
     openRequests: open,
+    openRiders: openRiders.size,
     activeDrivers: active.size,
     busyDrivers: busy.size,
     recentAcceptDelayMinutes: accepted ? delay / accepted / 60_000 : undefined,
@@ -136,7 +121,7 @@ async function naive(database: Kysely<Database>) {
  * `rides` rides over 14 days (evenly spread), 88 % completed, 8 % cancelled by a driver, 4 %
  * cancelled unassigned, and a few hundred open or in progress in the last hour.
  */
-async function generateHistory(database: Kysely<Database>, dialect: 'sqlite' | 'postgres', at: number) {
+async function generateHistory(database: Transaction<Database>, dialect: 'sqlite' | 'postgres', at: number) {
   const span = 14 * DAY - 60_000;
   const now = dialect === 'postgres' ? sql`${at}::bigint` : sql`${at}`;
   const series = (count: number) =>
@@ -166,6 +151,5 @@ async function generateHistory(database: Kysely<Database>, dialect: 'sqlite' | '
       case when i <= 150 then 'REQUESTED' when i <= 250 then 'ACCEPTED' else 'PICKED' end,
       'mini', 6, 15, 1, 170, 'UPI', 'PENDING', '1234', '5678', ${now} - i * 10000, case when i > 150 then ${now} - i * 5000 end
     from (${series(300)}) as s`.execute(database);
-  if (dialect === 'postgres') await sql`vacuum analyze rides`.execute(database);
-  else await sql`analyze`.execute(database);
+  await recountBuckets(database);
 }

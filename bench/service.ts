@@ -4,7 +4,8 @@
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { MemoryDriverIndex, type DriverLocationIndex } from '../src/platform/geo/driver-index.ts';
+import type { DriverLocationIndex } from '../src/platform/geo/driver-index.ts';
+import { MemoryDriverIndex } from '../src/platform/geo/memory-driver-index.ts';
 import { RedisDriverIndex } from '../src/platform/geo/redis-driver-index.ts';
 import { createRedis, untilReady } from '../src/platform/redis.ts';
 import { systemClock } from '../src/platform/clock.ts';

@@ -3,37 +3,54 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import type { ServiceBus, ServiceEvents, UserHub, UserMessages } from './events.ts';
+import { AdminAccounts } from './modules/admin/accounts.service.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { AuditTrail } from './modules/admin/audit.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { createDispatch } from './modules/dispatch/dispatch.module.ts';
+import { offersRoutes } from './modules/dispatch/offers.routes.ts';
+import { DriverProfiles } from './modules/drivers/driver-profiles.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
-import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { PaymentsService } from './modules/payments/payments.service.ts';
-import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { VEHICLE_TYPES, type VehicleType } from './modules/drivers/vehicles.ts';
+import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
 import { InsightsService } from './modules/insights/insights.service.ts';
+import { ZoneTable } from './modules/insights/zone-table.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
-import type { DemandSource } from './modules/rides/pricing.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { Pricing } from './modules/pricing/pricing.service.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { RideStats } from './modules/rides/ride-stats.service.ts';
+import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
-import { RidesService } from './modules/rides/rides.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { authentication } from './platform/auth/authenticate.ts';
 import { TokenService } from './platform/auth/tokens.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { MemoryCounters, RedisCounters, type Counters } from './platform/counters.ts';
-import { MemoryEventBus, RedisEventBus, type EventBus } from './platform/event-bus.ts';
-import { MemoryDriverIndex, type DriverLocationIndex } from './platform/geo/driver-index.ts';
+import { FallbackCounters, MemoryCounters, RedisCounters, type Counters } from './platform/counters.ts';
+import { MemoryEventBus, RedisEventBus } from './platform/event-bus.ts';
+import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
+import { MemoryDriverIndex } from './platform/geo/memory-driver-index.ts';
 import { RedisDriverIndex } from './platform/geo/redis-driver-index.ts';
 import { healthRoutes, type ReadinessCheck } from './platform/health.ts';
-import { BODY_LIMIT_BYTES, registerHttpConventions, requestId } from './platform/http.ts';
+import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
+import { crossOrigin } from './platform/cors.ts';
+import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
 import { createMailer } from './platform/mail.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
+import { rateLimit } from './platform/rate-limit.ts';
+import { MemoryHub } from './platform/realtime/hub.ts';
+import { RedisHub } from './platform/realtime/redis-hub.ts';
+import { SseStreams } from './platform/realtime/sse.ts';
+import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRedis, untilReady } from './platform/redis.ts';
 import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
-import { rateLimit } from './platform/rate-limit.ts';
+import { withRequestSerializer } from './platform/request-log.ts';
 
 export interface AppOptions {
   /** Time source; tests pass one they can move. */
@@ -63,71 +80,132 @@ const REDACT = [
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: withRequestSerializer(options.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } }),
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    ...FRAMEWORK_ERROR_OPTIONS,
+    trustProxy: trustedProxies(config.trustProxy),
     return503OnClosing: true,
   });
   registerHttpConventions(app);
 
-  // Platform: storage, tokens, mail, counters, the driver location index.
-  const { db, kind, transactions } = connectDatabase(config.database, (error) => app.log.warn({ err: error }, 'database connection lost'));
-  await migrateToLatest(db, kind);
+  // Platform: storage, tokens, mail, and the state instances share.
+  const database = connectDatabase(config.database, (error) => app.log.warn({ err: error }, 'database connection lost'));
+  await database.migrate();
+  const { db, transactions } = database;
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
   const shared = await sharedState(config, clock, app.log, options.driverIndex);
-  const { counters, driverIndex, cache, bus, checks } = shared;
+  const { counters, driverIndex, availableIndexes, cache, lease, bus, hub, checks } = shared;
+  const streams = new SseStreams(hub);
 
-  // Services: each module's rules; later ones use earlier ones.
-  const notifications = new NotificationsService(db, clock, bus, app.log);
-  await notifications.listen();
-  const auth = new AuthService(db, tokens, mailer, clock, {
+  // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
+  const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
+  const auth = new AuthService({ db, transactions }, tokens, mailer, clock, {
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     otpResendCooldownSeconds: config.otpResendCooldownSeconds,
+    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
     adminEmails: config.adminEmails,
     otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
   });
-  const settings = new SettingsService(db, clock);
-  const drivers = new DriversService(db, driverIndex, clock, app.log);
-  // Fares follow the live surge of the insights model, which in turn reads ride statistics.
-  const demand: DemandSource = () => insights.demandSignal();
-  const rides = new RidesService({ db, transactions, bus, clock, log: app.log, counters, demand, users: auth, drivers, notifications, settings });
-  await rides.listen();
-  const insights = new InsightsService({ rides, drivers, cache, clock, timeZone: config.serviceTimezone, log: app.log });
+  const settings = new SettingsService({ db, transactions, clock });
+  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log });
+  const profiles = new DriverProfiles({ db, transactions, users: auth, clock, approvalRequired: config.driverApprovalRequired });
+  const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
+  const pricing = new Pricing({ db, bus, clock, log: app.log });
+  await pricing.start();
+  const zones = new ZoneTable({ cache, clock, log: app.log });
+  zones.start();
+  const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });
+  const rides = await createRideServices({
+    db,
+    transactions,
+    bus,
+    hub,
+    clock,
+    counters,
+    log: app.log,
+    users: auth,
+    drivers,
+    profiles,
+    notifications,
+    settings,
+    stats,
+    pricing,
+    demand: (pickup) => insights.signalAt(pickup),
+    maxOpenRidesPerRider: config.maxOpenRidesPerRider,
+  });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
-  const payments = new PaymentsService({ db, transactions, clock, log: app.log, provider, webhookSecret, rides, notifications });
+  const dispatch = await createDispatch({
+    db,
+    transactions,
+    bus,
+    hub,
+    clock,
+    log: app.log,
+    indexes: availableIndexes,
+    lease,
+    drivers,
+    profiles,
+    rides,
+    zones,
+    settings: config.dispatch,
+  });
+  // After dispatch listens, so drivers shown again are also available again.
+  await drivers.restore();
+  const payments = new PaymentsService({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, notifications });
+  const audit = new AuditTrail({ db, clock });
+  const admin = { audit, accounts: new AdminAccounts({ transactions, auth, audit }) };
 
-  // After requests in flight have finished: write what is buffered, then close connections.
+  // Live streams end first, so clients reconnect elsewhere; after requests in flight have
+  // finished, buffered writes are flushed and connections closed.
+  app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => {
-    await rides.close();
+    await dispatch.dispatcher.stop();
+    zones.stop();
+    pricing.stop();
     await drivers.close();
+    await stats.close();
     await shared.close();
     mailer.close();
-    await db.destroy();
+    await database.destroy();
   });
 
   // HTTP: documentation first (its routes stay public), then limits and authentication, then modules.
   await registerOpenApi(app);
+  await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
   await app.register(healthRoutes, { checks: { database: () => sql`select 1`.execute(db), ...checks } });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
-  await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications });
-  await app.register(ridesRoutes, { prefix: '/rides', rides, drivers });
-  await app.register(driversRoutes, { prefix: '/drivers', service: drivers });
+  await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });
+  await app.register(ridesRoutes, { prefix: '/rides', ...rides });
+  await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
+  await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
+  await app.register(zonesRoutes, { prefix: '/admin', service: insights });
+  await app.register(adminRoutes, { prefix: '/admin', ...admin });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
+  await app.register(realtimeRoutes<UserMessages>, {
+    hub,
+    authenticate: (token) => tokens.verify(token, 'access'),
+    onPosition: (user, point) => rides.tracking.reportDriverPosition(user.id, point),
+  });
   return app;
 }
 
 interface SharedState {
   counters: Counters;
   driverIndex: DriverLocationIndex;
+  /** Available drivers, one index per vehicle type (dispatch). */
+  availableIndexes: Record<VehicleType, DriverLocationIndex>;
   cache: SharedCache;
-  bus: EventBus;
+  /** Which instance leads dispatch. */
+  lease: Lease;
+  bus: ServiceBus;
+  hub: UserHub;
   checks: Record<string, ReadinessCheck>;
   close(): Promise<void>;
 }
@@ -135,33 +213,57 @@ interface SharedState {
 /** State that several instances must share: in this process by default, in Redis when REDIS_URL is set. */
 async function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger, filledIndex: DriverLocationIndex | undefined): Promise<SharedState> {
   if (!config.redisUrl) {
-    const [counters, driverIndex, bus] = [new MemoryCounters(clock), filledIndex ?? new MemoryDriverIndex(() => clock.now()), new MemoryEventBus()];
+    const counters = new MemoryCounters(clock);
+    const driverIndex = filledIndex ?? new MemoryDriverIndex(() => clock.now());
+    const bus = new MemoryEventBus<ServiceEvents>();
+    const hub = new MemoryHub<UserMessages>(clock);
+    const availableIndexes = byVehicle(() => new MemoryDriverIndex(() => clock.now()));
     return {
       counters,
       driverIndex,
+      availableIndexes,
       cache: new MemoryCache(clock),
+      lease: new LocalLease(),
       bus,
+      hub,
       checks: {},
       close: async () => {
-        await Promise.all([counters.close(), driverIndex.close(), bus.close()]);
+        await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
       },
     };
   }
   const redis = createRedis(config.redisUrl, config.redisKeyPrefix, log);
   const subscriber = createRedis(config.redisUrl, config.redisKeyPrefix, log, { subscriber: true });
   await untilReady(redis);
-  const [counters, driverIndex] = [new RedisCounters(redis, clock), filledIndex ?? new RedisDriverIndex(redis, clock)];
-  const bus = new RedisEventBus(redis, subscriber, config.redisKeyPrefix, log);
+  let warnedAt = 0;
+  // While Redis is away, counters go on per instance (ride codes must still be checkable).
+  const counters = new FallbackCounters(new RedisCounters(redis, clock), new MemoryCounters(clock), (error) => {
+    if (clock.now() - warnedAt < 10_000) return;
+    warnedAt = clock.now();
+    log.warn({ err: error }, 'shared counters unavailable; counting on this instance');
+  });
+  const driverIndex = filledIndex ?? new RedisDriverIndex(redis, clock);
+  const availableIndexes = byVehicle((vehicle) => new RedisDriverIndex(redis, clock, `drivers:available:${vehicle}`));
+  const bus = new RedisEventBus<ServiceEvents>(redis, subscriber, config.redisKeyPrefix, log);
+  const hub = new RedisHub<UserMessages>(redis, subscriber, config.redisKeyPrefix, log);
   return {
     counters,
     driverIndex,
+    availableIndexes,
     cache: new RedisCache(redis, clock),
+    // A dead leader's lease runs out within five seconds; the next round elsewhere takes over.
+    lease: new RedisLease(redis, 'dispatch', 5_000),
     bus,
+    hub,
     checks: { redis: () => redis.ping() },
     close: async () => {
-      await Promise.all([counters.close(), driverIndex.close(), bus.close()]);
+      await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
       redis.disconnect();
       subscriber.disconnect();
     },
   };
+}
+
+function byVehicle(make: (vehicle: VehicleType) => DriverLocationIndex): Record<VehicleType, DriverLocationIndex> {
+  return Object.fromEntries(VEHICLE_TYPES.map((vehicle) => [vehicle, make(vehicle)])) as Record<VehicleType, DriverLocationIndex>;
 }

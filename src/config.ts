@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
 
 // Every environment variable the service reads. Values arrive as strings; Ajv coerces them.
 const EnvSchema = Type.Object({
@@ -24,10 +26,21 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 30 }),
   OTP_RESEND_COOLDOWN_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 30 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  REFRESH_REUSE_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 10 }),
+  TRUST_PROXY: Type.Optional(Type.String()),
+  CORS_ORIGINS: Type.String({ minLength: 1, default: '*' }),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'ride-hailing:' }),
+  MAX_OPEN_RIDES_PER_RIDER: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  DISPATCH_MODE: Type.Enum(DISPATCH_MODES, { default: 'batched' }),
+  DISPATCH_BATCH_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
+  DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
+  DISPATCH_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 120 }),
+  DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 });
 type Env = Static<typeof EnvSchema>;
+
+export type TrustProxy = false | number | string[];
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -54,7 +67,17 @@ export interface Config {
   rateLimitPerMinute: number;
   authRateLimitPerMinute: number;
   otpResendCooldownSeconds: number;
-  trustProxy: boolean;
+  /** A just-rotated refresh token presented again within this time gets a pair of the same session (parallel refreshes). */
+  refreshReuseGraceSeconds: number;
+  /** Proxies in front of the service: none (false), a number of hops, or their addresses and CIDR ranges. */
+  trustProxy: TrustProxy;
+  /** Browser origins allowed to call the API; `*` allows any. */
+  corsOrigins: '*' | string[];
+  /** Rides a rider may hold in REQUESTED, ACCEPTED or PICKED at once. */
+  maxOpenRidesPerRider: number;
+  dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number };
+  /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
+  driverApprovalRequired: boolean;
   logLevel: string;
 }
 
@@ -83,7 +106,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     database,
     redisUrl: env.REDIS_URL,
-    redisKeyPrefix: 'ride-hailing:',
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     jwtSecret: env.JWT_SECRET ?? embeddedJwtSecret(database),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
@@ -100,7 +123,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     otpResendCooldownSeconds: env.OTP_RESEND_COOLDOWN_SECONDS,
-    trustProxy: env.TRUST_PROXY,
+    refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    maxOpenRidesPerRider: env.MAX_OPEN_RIDES_PER_RIDER,
+    dispatch: {
+      mode: env.DISPATCH_MODE,
+      batchMs: env.DISPATCH_BATCH_MS,
+      offerTtlMs: env.DISPATCH_OFFER_TTL_SECONDS * 1000,
+      maxMs: env.DISPATCH_MAX_SECONDS * 1000,
+    },
+    driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
     logLevel: env.LOG_LEVEL,
   };
 }
@@ -112,6 +145,61 @@ function parseDatabaseUrl(url: string): DatabaseConfig {
     return { kind: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
   }
   return { kind: 'postgres', url };
+}
+
+// A boolean used to be accepted here; `true` trusted every hop of X-Forwarded-For, so a client could
+// write its own address in front and pick the IP that rate limits count.
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') {
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY=true is no longer accepted (it let a client choose its own IP); give the number of ' +
+        'proxies in front of the service (TRUST_PROXY=1 behind one load balancer) or their addresses (TRUST_PROXY=10.0.0.0/8)',
+    );
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 16) throw new ConfigError(`Invalid configuration: TRUST_PROXY ${text} hops is more than 16`);
+    return hops;
+  }
+  const proxies = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = proxies.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0 || proxies.length === 0) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY "${bad.join(', ') || text}" is not a hop count nor a comma list of proxy addresses or CIDR ranges`,
+    );
+  }
+  return proxies;
+}
+
+// What proxy-addr (behind Fastify's trustProxy) understands: an address, a CIDR range, or a named range.
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+function parseCorsOrigins(value: string): '*' | string[] {
+  if (value.trim() === '*') return '*';
+  const origins = value.split(',').map((entry) => entry.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of origins) {
+    // An origin is scheme://host[:port], exactly as a browser sends it in the Origin header.
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(`Invalid configuration: CORS_ORIGINS "${origin}" is not an origin such as https://app.example.com (or use *)`);
+    }
+  }
+  if (origins.length === 0) throw new ConfigError('Invalid configuration: CORS_ORIGINS lists no origin (use * to allow any)');
+  return origins;
 }
 
 function isValidTimezone(zone: string): boolean {

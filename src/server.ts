@@ -1,5 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { humanBanner, startupSummary } from './platform/banner.ts';
 
 let config;
 try {
@@ -37,3 +40,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+const summary = startupSummary(config, app.server.address() as AddressInfo, packageJson.version);
+app.log.info({ startup: summary }, `ride-hailing API ${summary.version} ready at ${summary.urls.api}`);
+if (process.stdout.isTTY) console.log(humanBanner(summary));

@@ -22,6 +22,9 @@ describe('configuration', () => {
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.smtpUrl, undefined);
     assert.deepEqual([...config.adminEmails], []);
+    assert.equal(config.corsOrigins, '*');
+    assert.equal(config.trustProxy, false);
+    assert.equal(config.redisKeyPrefix, 'ride-hailing:');
     assert.deepEqual(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'x.db')}` }).database, { kind: 'sqlite', file: join(dir, 'x.db') });
   });
 
@@ -52,7 +55,42 @@ describe('configuration', () => {
     assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u@h:5432/db' });
   });
 
+  test('TRUST_PROXY: unset trusts no proxy; a hop count; a list of addresses and ranges', () => {
+    const trust = (value: string | undefined) => loadConfig({ DATABASE_URL: 'sqlite::memory:', TRUST_PROXY: value }).trustProxy;
+    assert.equal(trust(undefined), false);
+    assert.equal(trust('false'), false);
+    assert.equal(trust('0'), false);
+    assert.equal(trust('1'), 1);
+    assert.equal(trust('2'), 2);
+    assert.deepEqual(trust('10.0.0.0/8, 192.168.1.4,::1,fd00::/8,loopback'), ['10.0.0.0/8', '192.168.1.4', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  test('TRUST_PROXY=true is refused with a message that says what to give instead', () => {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'sqlite::memory:', TRUST_PROXY: 'true' }),
+      (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message) && /number of\s+proxies/.test(error.message),
+    );
+  });
+
+  test('CORS_ORIGINS: * or a comma list of origins', () => {
+    const origins = (value: string) => loadConfig({ DATABASE_URL: 'sqlite::memory:', CORS_ORIGINS: value }).corsOrigins;
+    assert.equal(origins('*'), '*');
+    assert.deepEqual(origins('https://app.example.com, http://localhost:5173/'), ['https://app.example.com', 'http://localhost:5173']);
+  });
+
+  test('REDIS_KEY_PREFIX is read from the environment', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:', REDIS_KEY_PREFIX: 'staging:rides:' }).redisKeyPrefix, 'staging:rides:');
+  });
+
   const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.1,example.com' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '-1' }, /TRUST_PROXY/],
+    [{ CORS_ORIGINS: 'app.example.com' }, /CORS_ORIGINS/],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, /CORS_ORIGINS/],
+    [{ CORS_ORIGINS: ' , ' }, /CORS_ORIGINS/],
+    [{ REDIS_KEY_PREFIX: 'has space' }, /REDIS_KEY_PREFIX/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { freshDatabase, smtpSink } from './helpers/app.ts';
 import { uniqueEmail } from './helpers/factories.ts';
@@ -44,6 +45,42 @@ describe('the server process', () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  });
+
+  test('start-up logs one line saying version, database, state, mail, payments and URLs, without passwords', async () => {
+    // A password in every URL (PostgreSQL's trust auth and the unused SMTP server never check it).
+    const databaseUrl = env.DATABASE_URL!.startsWith('postgres') ? env.DATABASE_URL!.replace('postgres@', 'postgres:pg-secret-pw@') : env.DATABASE_URL!;
+    const server = await startServer({ ...env, DATABASE_URL: databaseUrl, SMTP_URL: 'smtp://mailer:smtp-secret-pw@127.0.0.1:2' });
+    try {
+      const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+      // The line follows "Server listening", which is what startServer waits for.
+      const startupLine = () =>
+        server
+          .output()
+          .split('\n')
+          .flatMap((text) => {
+            try {
+              return [JSON.parse(text)];
+            } catch {
+              return []; // not a log line, or one still being written
+            }
+          })
+          .find((entry) => entry.startup);
+      for (let waited = 0; !startupLine() && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      const line = startupLine();
+      assert.ok(line, server.output());
+      assert.equal(line.startup.version, version);
+      assert.match(line.startup.database, env.DATABASE_URL!.startsWith('postgres') ? /^PostgreSQL postgres:\/\/127\.0\.0\.1:5432\/test$/ : /^SQLite \/.+\.db$/);
+      assert.equal(line.startup.mail, 'SMTP smtp://127.0.0.1:2');
+      assert.match(line.startup.payments, /not configured/);
+      assert.equal(line.startup.urls.api, server.url);
+      assert.equal(line.startup.urls.docs, `${server.url}/docs`);
+      assert.equal((await fetch(line.startup.urls.docs)).status, 200, 'the docs URL it prints answers');
+      for (const secret of ['pg-secret-pw', 'smtp-secret-pw', 'mailer']) assert.ok(!server.output().includes(secret), `output shows ${secret}`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
   });
 

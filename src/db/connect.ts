@@ -1,39 +1,85 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type SchemaMetadata,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { BoundedMap } from '../platform/bounded-map.ts';
-import type { Database } from './database.ts';
+import type { Database, Db } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 import { DirectTransactions, GroupCommit, type Transactions } from './transaction.ts';
 
-// One pool per instance; several instances share PostgreSQL, so keep each one modest.
+// Two pools per instance (readers and writers); several instances share PostgreSQL, so keep each modest.
 const POSTGRES_POOL = { max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 };
 const STATEMENT_CACHE_SIZE = 256;
 
 export interface DatabaseConnection {
   kind: DatabaseConfig['kind'];
-  db: Kysely<Database>;
-  /** How units of work are committed: group commit on SQLite's one connection, one transaction each on PostgreSQL. */
+  /**
+   * For reads outside units of work: on SQLite a read-only connection of its own, on PostgreSQL a
+   * pool of its own, so a read never waits for a unit (and, on SQLite, cannot write).
+   */
+  db: Db;
+  /** Every write goes through a unit: group commit on SQLite's one writer connection, one transaction each on PostgreSQL. */
   transactions: Transactions;
+  /** Brings the schema up to date (the writer's job; run once at start). */
+  migrate(): Promise<void>;
+  destroy(): Promise<void>;
 }
 
 /** `onConnectionError` hears of pooled connections that died while idle (a database restart). */
 export function connectDatabase(config: DatabaseConfig, onConnectionError: (error: Error) => void = () => {}): DatabaseConnection {
   if (config.kind === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: sqliteDialect(config.file) });
-    return { kind: 'sqlite', db, transactions: new GroupCommit(db) };
+    const writer = new Kysely<Database>({ dialect: sqliteDialect(config.file, false) });
+    // An in-memory database exists once per connection, so there the reader is the writer.
+    const reader = config.file === ':memory:' ? writer : new Kysely<Database>({ dialect: sqliteDialect(config.file, true) });
+    return {
+      kind: 'sqlite',
+      db: reader,
+      transactions: new GroupCommit(writer),
+      migrate: () => migrateToLatest(writer, 'sqlite'),
+      destroy: async () => {
+        if (reader !== writer) await reader.destroy();
+        await writer.destroy();
+      },
+    };
   }
-  const db = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
-  return { kind: 'postgres', db, transactions: new DirectTransactions(db) };
+  // Two pools: a unit that reads outside its transaction waits for a reader, never for another
+  // writer, so units holding every writer connection cannot starve each other (a pool deadlock).
+  const writer = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
+  const reader = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
+  return {
+    kind: 'postgres',
+    db: reader,
+    transactions: new DirectTransactions(writer),
+    migrate: () => migrateToLatest(writer, 'postgres'),
+    destroy: async () => {
+      await Promise.all([reader.destroy(), writer.destroy()]);
+    },
+  };
 }
 
 /**
  * The built-in node:sqlite driver behind Kysely's SQLite dialect. WAL with synchronous=FULL: a
  * commit is on disk before it is acknowledged. Prepared statements are cached by SQL text.
  */
-export function openSqlite(file: string): DatabaseSync {
+export function openSqlite(file: string, readOnly = false): DatabaseSync {
+  if (readOnly) {
+    // WAL mode is a property of the file, set by the writer; the reader only needs to wait politely.
+    const database = new DatabaseSync(file, { readOnly: true });
+    database.exec('PRAGMA busy_timeout = 5000;');
+    return database;
+  }
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new DatabaseSync(file);
   database.exec(`
@@ -45,8 +91,8 @@ export function openSqlite(file: string): DatabaseSync {
   return database;
 }
 
-function sqliteDialect(file: string): SqliteDialect {
-  return new SqliteDialect({ database: async () => new CachedSqlite(openSqlite(file)) });
+function sqliteDialect(file: string, readOnly: boolean): SqliteDialect {
+  return new SqliteDialect({ database: async () => new CachedSqlite(openSqlite(file, readOnly)) });
 }
 
 class CachedSqlite implements SqliteDatabase {
@@ -98,5 +144,79 @@ function postgresDialect(url: string, onConnectionError: (error: Error) => void)
   // answers 503, and the pool replaces the broken connection.
   pool.on('error', onConnectionError);
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  return new PostgresDialect({ pool });
+  return new OwnSchemaPostgresDialect({ pool });
+}
+
+/**
+ * Kysely's PostgreSQL introspection (which its migrator uses to find its bookkeeping tables) reads
+ * every schema and calls name-based functions such as has_schema_privilege on each; a schema that
+ * another connection drops meanwhile makes it fail with `schema "…" does not exist`. Several
+ * deployments, or parallel test files, may share one database, so introspection here sees only the
+ * connection's own schema (current_schema(), from the URL's search_path) and looks catalogs up by
+ * oid, which a concurrent drop cannot break.
+ */
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- introspection works on any schema
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
+}
+
+interface ColumnRow {
+  table: string;
+  kind: string;
+  schema: string;
+  column: string;
+  type: string;
+  type_schema: string;
+  not_null: boolean;
+  has_default: boolean;
+  auto_incrementing: boolean;
+}
+
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- introspection works on any schema
+  readonly #db: Kysely<any>;
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- introspection works on any schema
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select current_schema() as name`.execute(this.#db);
+    return rows.filter((row) => row.name !== null);
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<ColumnRow>`
+      select c.relname as "table", c.relkind as kind, ns.nspname as schema, a.attname as "column",
+             t.typname as type, tns.nspname as type_schema, a.attnotnull as not_null, a.atthasdef as has_default,
+             (a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false)) as auto_incrementing
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      join pg_catalog.pg_type t on t.oid = a.atttypid
+      join pg_catalog.pg_namespace tns on tns.oid = t.typnamespace
+      left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p', 'f')
+      order by c.relname, a.attnum`.execute(this.#db);
+    const tables = new Map<string, TableMetadata>();
+    for (const row of rows) {
+      let table = tables.get(row.table);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.kind === 'v', isForeign: row.kind === 'f', columns: [] };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.auto_incrementing,
+      });
+    }
+    return [...tables.values()];
+  }
 }

@@ -108,6 +108,25 @@ export interface RidesTable {
   rider_feedback: string | null;
   driver_rating: number | null;
   driver_feedback: string | null;
+  /** Which of the rider's open-ride slots the ride holds while it is open. */
+  open_slot: number | null;
+  /** The H3 zone of the pickup point (zones and surge). */
+  pickup_zone: string | null;
+  /** What dispatch learned: the first offer, how many offers, the pickup distance at acceptance, when no driver was found. */
+  first_offer_at: number | null;
+  offer_count: number | null;
+  pickup_distance_km: number | null;
+  no_driver_at: number | null;
+  /** The pricing rules the ride was priced with (pricing_versions). */
+  pricing_version: Generated<number>;
+}
+
+export interface PricingVersionsTable {
+  version: number;
+  /** JSON of the rules (fares per type, surge cap, cancellation rule). */
+  rules: string;
+  created_at: number;
+  created_by: number | null;
 }
 
 export interface DriverPresenceTable {
@@ -115,6 +134,49 @@ export interface DriverPresenceTable {
   lat: number;
   lon: number;
   updated_at: number;
+  online: Generated<number>;
+}
+
+export interface DriverProfilesTable {
+  driver_id: number;
+  vehicle_type: string;
+  vehicle_number: string;
+  vehicle_model: string | null;
+  ac_available: number;
+  approval: Generated<string>;
+  approval_reason: string | null;
+  approval_changed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OffersTable {
+  id: Generated<number>;
+  ride_id: number;
+  driver_id: number;
+  status: string;
+  ride_type: string;
+  fare: number;
+  pickup_location: string | null;
+  drop_location: string | null;
+  pickup_lat: number;
+  pickup_lon: number;
+  drop_lat: number | null;
+  drop_lon: number | null;
+  pickup_distance_km: number;
+  pickup_eta_minutes: number;
+  created_at: number;
+  expires_at: number;
+  answered_at: number | null;
+  decline_reason: string | null;
+}
+
+export interface DemandBucketsTable {
+  bucket_start: number;
+  rides: number;
+  riders: number;
+  accepted: number;
+  accept_delay_ms: number;
 }
 
 export interface PaymentSessionsTable {
@@ -139,6 +201,18 @@ export interface WebhookEventsTable {
   received_at: number;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: string | null;
+  after: string | null;
+  request_id: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
@@ -147,12 +221,19 @@ export interface Database {
   notifications: NotificationsTable;
   rides: RidesTable;
   driver_presence: DriverPresenceTable;
+  demand_buckets: DemandBucketsTable;
+  driver_profiles: DriverProfilesTable;
+  offers: OffersTable;
+  pricing_versions: PricingVersionsTable;
   payment_sessions: PaymentSessionsTable;
   webhook_events: WebhookEventsTable;
+  audit_log: AuditLogTable;
 }
 
 /** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */
 export const MAX_ID = 2_147_483_647;
 
-/** A database handle or an open transaction; repositories accept either. */
-export type Db = Kysely<Database> | Transaction<Database>;
+/** A handle to read with: the service's reader, or a unit's transaction (to read its own writes). */
+export type Db = Kysely<Database>;
+/** The handle every write takes: only a unit of work (db/transaction.ts) has one. */
+export type WriteDb = Transaction<Database>;

@@ -5,7 +5,14 @@ import * as accounts from './migrations/2026-11-22-01-accounts.ts';
 import * as rides from './migrations/2026-11-22-02-rides.ts';
 import * as payments from './migrations/2026-11-22-03-payments.ts';
 import * as rideActivity from './migrations/2026-11-22-04-ride-activity-indexes.ts';
-import * as demandBuckets from './migrations/2026-11-22-05-ride-demand-buckets.ts';
+import * as demandBucketIndex from './migrations/2026-11-22-05-ride-demand-buckets.ts';
+import * as openSlots from './migrations/2026-11-23-03-ride-open-slots.ts';
+import * as demandBuckets from './migrations/2026-11-23-04-demand-buckets.ts';
+import * as presenceOnline from './migrations/2026-11-23-05-driver-presence-online.ts';
+import * as driverProfiles from './migrations/2026-11-23-06-driver-profiles.ts';
+import * as dispatch from './migrations/2026-11-23-07-dispatch.ts';
+import * as pricingVersions from './migrations/2026-11-23-08-pricing-versions.ts';
+import * as auditLog from './migrations/2026-11-23-09-audit-log.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -13,7 +20,14 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-02-rides': rides,
   '2026-11-22-03-payments': payments,
   '2026-11-22-04-ride-activity-indexes': rideActivity,
-  '2026-11-22-05-ride-demand-buckets': demandBuckets,
+  '2026-11-22-05-ride-demand-buckets': demandBucketIndex,
+  '2026-11-23-03-ride-open-slots': openSlots,
+  '2026-11-23-04-demand-buckets': demandBuckets,
+  '2026-11-23-05-driver-presence-online': presenceOnline,
+  '2026-11-23-06-driver-profiles': driverProfiles,
+  '2026-11-23-07-dispatch': dispatch,
+  '2026-11-23-08-pricing-versions': pricingVersions,
+  '2026-11-23-09-audit-log': auditLog,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -3,27 +3,45 @@ import type { FastifyBaseLogger } from 'fastify';
 /** Entries per write call; a flush of more goes in several calls. */
 export const CHUNK_SIZE = 200;
 
+export interface CoalescingWriterOptions<V> {
+  /** How a new value for a pending key combines with the old one; the new one replaces it by default. */
+  merge?: (pending: V, next: V) => V;
+  /** Whether a failed write may succeed later (an outage) rather than never (bad data); retried by default. */
+  retryable?: (error: unknown) => boolean;
+}
+
 /**
- * Keeps only the latest value per key and writes everything pending once per interval, so a
- * stream of updates costs a few transactions per interval instead of one per update. Large
- * batches go in chunks with a turn of the event loop between them, so requests keep flowing.
- * A failed chunk is retried with the next batch; close() writes what is left.
+ * Keeps one pending value per key and writes everything pending once per interval, so a stream of
+ * updates costs a few transactions per interval instead of one per update. Large batches go in
+ * chunks with a turn of the event loop between them, so requests keep flowing. When a chunk fails,
+ * its entries are written one by one: one that fails alone for good is dropped and logged, the
+ * rest are written (or, during an outage, kept for the next interval). close() writes what is left.
  */
 export class CoalescingWriter<K, V> {
   readonly #pending = new Map<K, V>();
   readonly #write: (entries: Array<[K, V]>) => Promise<void>;
   readonly #log: FastifyBaseLogger;
+  readonly #merge: (pending: V, next: V) => V;
+  readonly #retryable: (error: unknown) => boolean;
   readonly #timer: NodeJS.Timeout;
   #running: Promise<void> = Promise.resolve();
 
-  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger) {
+  constructor(write: (entries: Array<[K, V]>) => Promise<void>, intervalMs: number, log: FastifyBaseLogger, options: CoalescingWriterOptions<V> = {}) {
     this.#write = write;
     this.#log = log;
+    this.#merge = options.merge ?? ((_pending, next) => next);
+    this.#retryable = options.retryable ?? (() => true);
     this.#timer = setInterval(() => void this.flush(), intervalMs).unref();
   }
 
   set(key: K, value: V): void {
-    this.#pending.set(key, value);
+    const pending = this.#pending.get(key);
+    this.#pending.set(key, pending === undefined ? value : this.#merge(pending, value));
+  }
+
+  /** The value waiting to be written for a key, if any. */
+  get(key: K): V | undefined {
+    return this.#pending.get(key);
   }
 
   get size(): number {
@@ -51,10 +69,29 @@ export class CoalescingWriter<K, V> {
       try {
         await this.#write(chunk);
       } catch (error) {
-        // Put back what has not been superseded meanwhile; the next interval tries again.
-        for (const [key, value] of chunk) if (!this.#pending.has(key)) this.#pending.set(key, value);
-        this.#log.error({ err: error, entries: chunk.length }, 'batched write failed; will retry');
+        if (this.#retryable(error)) this.#putBack(chunk, error);
+        else await this.#writeOneByOne(chunk);
       }
     }
+  }
+
+  async #writeOneByOne(chunk: Array<[K, V]>): Promise<void> {
+    for (const entry of chunk) {
+      try {
+        await this.#write([entry]);
+      } catch (error) {
+        if (this.#retryable(error)) this.#putBack([entry], error);
+        else this.#log.error({ err: error, key: entry[0] }, 'batched entry cannot be written; dropped');
+      }
+    }
+  }
+
+  // Put back what has not been superseded meanwhile (merged with it when values add up).
+  #putBack(entries: Array<[K, V]>, error: unknown): void {
+    for (const [key, value] of entries) {
+      const newer = this.#pending.get(key);
+      this.#pending.set(key, newer === undefined ? value : this.#merge(value, newer));
+    }
+    this.#log.error({ err: error, entries: entries.length }, 'batched write failed; will retry');
   }
 }

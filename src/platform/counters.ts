@@ -83,3 +83,33 @@ export class RedisCounters implements Counters {
 
   async close(): Promise<void> {}
 }
+
+/**
+ * Shared counters that keep counting on this instance while the shared store is unreachable, so
+ * ride codes can still be checked (and limits still hold) during a Redis outage. The bound is then
+ * per instance: with N instances a counter can reach N times its limit until Redis returns.
+ */
+export class FallbackCounters implements Counters {
+  readonly #shared: Counters;
+  readonly #local: Counters;
+  readonly #onFallback: (error: unknown) => void;
+
+  constructor(shared: Counters, local: Counters, onFallback: (error: unknown) => void) {
+    this.#shared = shared;
+    this.#local = local;
+    this.#onFallback = onFallback;
+  }
+
+  async increment(key: string, windowMs: number): Promise<Hit> {
+    try {
+      return await this.#shared.increment(key, windowMs);
+    } catch (error) {
+      this.#onFallback(error);
+      return this.#local.increment(key, windowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#shared.close(), this.#local.close()]);
+  }
+}

@@ -2,27 +2,30 @@ import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
-export type EventHandler = (message: unknown) => void;
+/** Event names and the payload each one carries; src/events.ts declares the service's map. */
+export type EventMap = Record<string, unknown>;
+
+export type EventHandler<T> = (message: T) => void;
 
 /**
  * Publish/subscribe between the parts of the service. In-process by default; over Redis an event
  * published on one instance reaches the subscribers of every instance. Delivery is best effort:
- * what must not be lost is in the database first.
+ * what must not be lost is in the database first. Payloads cross Redis as JSON.
  */
-export interface EventBus {
-  publish(channel: string, message: unknown): Promise<void>;
-  subscribe(channel: string, handler: EventHandler): Promise<void>;
+export interface EventBus<M extends EventMap> {
+  publish<K extends keyof M & string>(channel: K, message: M[K]): Promise<void>;
+  subscribe<K extends keyof M & string>(channel: K, handler: EventHandler<M[K]>): Promise<void>;
   close(): Promise<void>;
 }
 
-export class MemoryEventBus implements EventBus {
+export class MemoryEventBus<M extends EventMap> implements EventBus<M> {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
 
-  async publish(channel: string, message: unknown): Promise<void> {
+  async publish<K extends keyof M & string>(channel: K, message: M[K]): Promise<void> {
     this.#emitter.emit(channel, message);
   }
 
-  async subscribe(channel: string, handler: EventHandler): Promise<void> {
+  async subscribe<K extends keyof M & string>(channel: K, handler: EventHandler<M[K]>): Promise<void> {
     this.#emitter.on(channel, handler);
   }
 
@@ -31,11 +34,11 @@ export class MemoryEventBus implements EventBus {
   }
 }
 
-export class RedisEventBus implements EventBus {
+export class RedisEventBus<M extends EventMap> implements EventBus<M> {
   readonly #publisher: Redis;
   readonly #subscriber: Redis;
   readonly #prefix: string;
-  readonly #handlers = new Map<string, EventHandler[]>();
+  readonly #handlers = new Map<string, Array<EventHandler<never>>>();
 
   /** `subscriber` must be a connection of its own: Redis reserves it for subscriptions. */
   constructor(publisher: Redis, subscriber: Redis, prefix: string, log: FastifyBaseLogger) {
@@ -44,9 +47,9 @@ export class RedisEventBus implements EventBus {
     this.#prefix = prefix;
     subscriber.on('message', (channel: string, text: string) => {
       const handlers = this.#handlers.get(channel.slice(prefix.length)) ?? [];
-      let message: unknown;
+      let message: never;
       try {
-        message = JSON.parse(text);
+        message = JSON.parse(text) as never;
       } catch (error) {
         log.warn({ err: error, channel }, 'unreadable event ignored');
         return;
@@ -55,11 +58,11 @@ export class RedisEventBus implements EventBus {
     });
   }
 
-  async publish(channel: string, message: unknown): Promise<void> {
+  async publish<K extends keyof M & string>(channel: K, message: M[K]): Promise<void> {
     await this.#publisher.publish(this.#prefix + channel, JSON.stringify(message));
   }
 
-  async subscribe(channel: string, handler: EventHandler): Promise<void> {
+  async subscribe<K extends keyof M & string>(channel: K, handler: EventHandler<M[K]>): Promise<void> {
     const handlers = this.#handlers.get(channel);
     if (handlers) return void handlers.push(handler);
     this.#handlers.set(channel, [handler]);

@@ -1,8 +1,21 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import packageJson from '../../package.json' with { type: 'json' };
+import { ErrorResponse } from './errors.ts';
 
-/** The OpenAPI document is generated from the route schemas: `/openapi.json`, browsable at `/docs`. */
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+type JsonSchema = Record<string, unknown>;
+type OpenApiDocument = { paths?: Record<string, Record<string, { operationId?: string }>> } & Record<string, unknown>;
+
+/**
+ * The OpenAPI document is generated from the route schemas: `/openapi.json`, browsable at `/docs`.
+ * What a route schema cannot say by itself is added here, for every route including later ones:
+ * an operationId from method and path, `security: []` on public routes, response headers in
+ * OpenAPI's shape, the uniform error body where a route lists no 4xx answer, license and servers.
+ * Only the document changes; the schemas Fastify validates and serializes with stay as written.
+ */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -11,10 +24,62 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Ride-hailing API',
         version: '1.0.0',
         description: 'Accounts, rides, live driver positions, payments, settings, notifications and demand insights.',
+        license: { name: packageJson.license, identifier: packageJson.license },
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
+    transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, route), url }),
+    transformObject: (document) => completeDocument(('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+}
+
+/** `get /rides/status/{rideId}` → `getRidesStatusByRideId`: stable as long as the route is. */
+export function operationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const parameter = /^[{:](\w+)}?$/.exec(segment);
+      return parameter ? `By-${parameter[1]}` : segment;
+    })
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/).filter(Boolean));
+  return method.toLowerCase() + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+}
+
+function documentedSchema(schema: FastifySchema | undefined, route: RouteOptions): FastifySchema {
+  const documented: FastifySchema = { ...schema };
+  // The authentication plugin marks protected routes; a public one says so explicitly.
+  if (route.config?.public) documented.security = [];
+  const responses = (schema?.response ?? {}) as Record<string, JsonSchema>;
+  const entries = Object.entries(responses).map(([status, response]) => [status, withHeaderMap(response)] as const);
+  // Any request can be refused before its handler runs (a malformed URL, an over-long path segment),
+  // always in the uniform error body.
+  if (!entries.some(([status]) => status.startsWith('4'))) entries.push(['4xx', ErrorResponse as unknown as JsonSchema]);
+  documented.response = Object.fromEntries(entries);
+  return documented;
+}
+
+// Routes may describe their response headers as one object schema (`{ type: 'object', properties }`),
+// which reads well next to the body schema; @fastify/swagger expects a map of header name to schema.
+function withHeaderMap(response: JsonSchema): JsonSchema {
+  const headers = response.headers as JsonSchema | undefined;
+  if (!headers || headers.type !== 'object' || typeof headers.properties !== 'object') return response;
+  return { ...response, headers: { ...(headers.properties as Record<string, JsonSchema>) } };
+}
+
+function completeDocument(document: OpenApiDocument): OpenApiDocument {
+  const seen = new Map<string, string>();
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!METHODS.includes(method)) continue;
+      operation.operationId ??= operationId(method, path);
+      const other = seen.get(operation.operationId);
+      if (other) throw new Error(`operationId ${operation.operationId} of ${method} ${path} is already used by ${other}`);
+      seen.set(operation.operationId, `${method} ${path}`);
+    }
+  }
+  // Relative to where the document is served: the API answers on the same origin as /openapi.json.
+  return { ...document, servers: [{ url: '/', description: 'This service' }] };
 }

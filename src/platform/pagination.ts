@@ -2,6 +2,10 @@ import { Type, type Static } from 'typebox';
 import { MAX_ID } from '../db/database.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
+
+/** List endpoints that answer a bare array carry the next page's cursor in this header. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+export const PagedHeaders = Type.Object({ [NEXT_CURSOR_HEADER]: Type.Optional(Type.String({ description: 'Pass as `cursor` for the next page' })) });
 export const MAX_PAGE_SIZE = 200;
 
 /** `limit` and `cursor` of list endpoints; the cursor is the `nextCursor` of the previous page. */

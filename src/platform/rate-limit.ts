@@ -15,13 +15,16 @@ export interface RateLimitOptions {
 /**
  * Requests per client IP per minute: `/auth/*` has its own stricter budget, every other route
  * shares the general one. Health probes are never limited. A limit of 0 turns that budget off.
+ * The budget follows the route the request matched, not the URL as written: `/%61uth/login`
+ * reaches the login handler, so it must count against the auth budget too. Unmatched requests
+ * (404s) count against the general budget.
  */
 export const rateLimit = fp<RateLimitOptions>(async (app: FastifyInstance, { counters, perMinute, authPerMinute }) => {
   if (perMinute === 0 && authPerMinute === 0) return;
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0];
-    if (UNLIMITED_PATHS.has(path)) return;
-    const auth = path.startsWith('/auth/');
+    const route = request.routeOptions.url;
+    if (route !== undefined && UNLIMITED_PATHS.has(route)) return;
+    const auth = route?.startsWith('/auth/') === true;
     const limit = auth ? authPerMinute : perMinute;
     if (limit === 0) return;
 

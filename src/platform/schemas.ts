@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { MAX_ID } from '../db/database.ts';
 
 /** Schemas shared by several modules. */
 export const MessageResponse = Type.Object({ message: Type.String() });
@@ -20,3 +21,9 @@ export const OptionalTimestamp = Nullable(Timestamp);
 
 /** An optional text field of a request; null counts as not given. */
 export const OptionalText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+
+/**
+ * An id used as a filter (`?riderId=`): bounded by the id columns' range, so no value outside it
+ * ever reaches a query (PostgreSQL would refuse it). Path ids stay unbounded: a larger one is 404.
+ */
+export const IdFilter = Type.Integer({ minimum: 1, maximum: MAX_ID });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connectDatabase, type DatabaseConnection } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Tx } from '../../src/db/transaction.ts';
 import { freshDatabase } from '../helpers/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -28,12 +27,12 @@ describe('units of work', () => {
     database = await freshDatabase();
     const config = loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database;
     connection = connectDatabase(config);
-    await migrateToLatest(connection.db, connection.kind);
+    await connection.migrate();
     observer = connectDatabase(config);
   });
   after(async () => {
-    await connection.db.destroy();
-    await observer.db.destroy();
+    await connection.destroy();
+    await observer.destroy();
     await database.drop();
   });
 

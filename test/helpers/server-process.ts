@@ -30,7 +30,8 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const deadline = Date.now() + 15_000;
+  // Generous: on a loaded machine (CI beside other jobs) a cold start with migrations can take many seconds.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
     if (match) return { child, url: match[1], output: () => output, exited };

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import { MAX_ID, type Db, type RefreshTokensTable, type SignupOtpsTable, type UsersTable } from '../../db/database.ts';
+import { MAX_ID, type Db, type RefreshTokensTable, type SignupOtpsTable, type UsersTable, type WriteDb } from '../../db/database.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type OtpRow = Selectable<SignupOtpsTable>;
@@ -20,7 +20,7 @@ export function findUsersByIds(db: Db, ids: readonly number[]): Promise<Pick<Use
 }
 
 /** Creates the account, or updates name, password and role of the existing one; returns its id. */
-export async function upsertUser(db: Db, user: Pick<UserRow, 'email' | 'name' | 'password_hash' | 'role'>, now: number): Promise<number> {
+export async function upsertUser(db: WriteDb, user: Pick<UserRow, 'email' | 'name' | 'password_hash' | 'role'>, now: number): Promise<number> {
   const row = await db
     .insertInto('users')
     .values({ ...user, created_at: now, updated_at: now })
@@ -32,8 +32,19 @@ export async function upsertUser(db: Db, user: Pick<UserRow, 'email' | 'name' | 
   return row.id;
 }
 
+/** Creates the account unless the e-mail is taken (then undefined): never touches an existing one. */
+export async function insertUser(db: WriteDb, user: Pick<UserRow, 'email' | 'name' | 'password_hash' | 'role'>, now: number): Promise<number | undefined> {
+  const row = await db
+    .insertInto('users')
+    .values({ ...user, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** Stores a fresh code unless the previous one was sent after `cooldownCutoff`; false when still cooling down. */
-export async function saveOtpUnlessCoolingDown(db: Db, otp: Insertable<SignupOtpsTable>, cooldownCutoff: number): Promise<boolean> {
+export async function saveOtpUnlessCoolingDown(db: WriteDb, otp: Insertable<SignupOtpsTable>, cooldownCutoff: number): Promise<boolean> {
   const row = await db
     .insertInto('signup_otps')
     .values(otp)
@@ -53,7 +64,7 @@ export function findOtp(db: Db, email: string): Promise<OtpRow | undefined> {
 }
 
 /** Spends one try on a live code before it is compared, so parallel guesses cannot exceed the limit. */
-export async function spendOtpTry(db: Db, email: string, maxTries: number, now: number): Promise<boolean> {
+export async function spendOtpTry(db: WriteDb, email: string, maxTries: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('signup_otps')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -65,16 +76,16 @@ export async function spendOtpTry(db: Db, email: string, maxTries: number, now: 
 }
 
 /** Deletes the code if it is still the given one; true for exactly one caller. */
-export async function consumeOtp(db: Db, email: string, codeHash: string): Promise<boolean> {
+export async function consumeOtp(db: WriteDb, email: string, codeHash: string): Promise<boolean> {
   const result = await db.deleteFrom('signup_otps').where('email', '=', email).where('code_hash', '=', codeHash).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
-export async function deleteOtp(db: Db, email: string, codeHash: string): Promise<void> {
+export async function deleteOtp(db: WriteDb, email: string, codeHash: string): Promise<void> {
   await db.deleteFrom('signup_otps').where('email', '=', email).where('code_hash', '=', codeHash).execute();
 }
 
-export async function insertRefreshToken(db: Db, token: Insertable<RefreshTokensTable>): Promise<void> {
+export async function insertRefreshToken(db: WriteDb, token: Insertable<RefreshTokensTable>): Promise<void> {
   await db.insertInto('refresh_tokens').values(token).execute();
 }
 
@@ -83,7 +94,7 @@ export function findRefreshToken(db: Db, jti: string): Promise<RefreshTokenRow |
 }
 
 /** Marks a live token used; true for exactly one caller. */
-export async function markRefreshTokenUsed(db: Db, jti: string, now: number): Promise<boolean> {
+export async function markRefreshTokenUsed(db: WriteDb, jti: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
@@ -94,10 +105,10 @@ export async function markRefreshTokenUsed(db: Db, jti: string, now: number): Pr
   return result.numUpdatedRows > 0n;
 }
 
-export async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {
+export async function revokeFamily(db: WriteDb, familyId: string, now: number): Promise<void> {
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
 }
 
-export async function revokeAllForUser(db: Db, userId: number, now: number): Promise<void> {
+export async function revokeAllForUser(db: WriteDb, userId: number, now: number): Promise<void> {
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }

@@ -1,11 +1,11 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, Db } from '../../db/database.ts';
+import type { Db, WriteDb } from '../../db/database.ts';
+import type { Transactions, Tx } from '../../db/transaction.ts';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from '../../platform/auth/passwords.ts';
 import { isRole, type AuthUser, type Role } from '../../platform/auth/roles.ts';
 import type { TokenService } from '../../platform/auth/tokens.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
-import { AppError, badRequest, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
+import { AppError, badRequest, conflict, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import * as repository from './auth.repository.ts';
 import type { LoginBody, SignupBody, TokenResponse } from './auth.schemas.ts';
@@ -16,6 +16,7 @@ export const OTP_MAX_TRIES = 5;
 export interface AuthSettings {
   refreshTokenTtlSeconds: number;
   otpResendCooldownSeconds: number;
+  refreshReuseGraceSeconds: number;
   adminEmails: ReadonlySet<string>;
   /** Keys the stored OTP hashes, so a leaked table does not give the codes away. */
   otpKey: string;
@@ -45,14 +46,16 @@ export function resolveLoginRole(stored: Role, requested: unknown): Role {
 }
 
 export class AuthService {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
+  readonly #transactions: Transactions;
   readonly #tokens: TokenService;
   readonly #mailer: Mailer;
   readonly #clock: Clock;
   readonly #settings: AuthSettings;
 
-  constructor(db: Kysely<Database>, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
-    this.#db = db;
+  constructor(storage: { db: Db; transactions: Transactions }, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
+    this.#db = storage.db;
+    this.#transactions = storage.transactions;
     this.#tokens = tokens;
     this.#mailer = mailer;
     this.#clock = clock;
@@ -65,10 +68,8 @@ export class AuthService {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const codeHash = this.#hashOtp(email, code);
     const cooldownMs = this.#settings.otpResendCooldownSeconds * 1000;
-    const saved = await repository.saveOtpUnlessCoolingDown(
-      this.#db,
-      { email, code_hash: codeHash, expires_at: now + OTP_TTL_MS, attempts: 0, sent_at: now },
-      now - cooldownMs,
+    const saved = await this.#transactions.run((tx) =>
+      repository.saveOtpUnlessCoolingDown(tx.db, { email, code_hash: codeHash, expires_at: now + OTP_TTL_MS, attempts: 0, sent_at: now }, now - cooldownMs),
     );
     if (!saved) {
       const previous = await repository.findOtp(this.#db, email);
@@ -85,7 +86,7 @@ export class AuthService {
       });
     } catch (error) {
       // Nobody received the code: drop it so the user can ask again at once.
-      await repository.deleteOtp(this.#db, email, codeHash);
+      await this.#transactions.run((tx) => repository.deleteOtp(tx.db, email, codeHash));
       throw unavailable('The e-mail could not be sent; try again shortly', 'MAIL_UNAVAILABLE', error);
     }
     return {
@@ -106,14 +107,14 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
 
     const now = this.#clock.now();
-    const existed = await this.#db.transaction().execute(async (trx) => {
-      if (!(await repository.consumeOtp(trx, email, codeHash))) {
+    const existed = await this.#transactions.run(async ({ db }) => {
+      if (!(await repository.consumeOtp(db, email, codeHash))) {
         throw badRequest('This sign-up code was already used; request a new one', 'OTP_INVALID');
       }
-      const existing = await repository.findUserByEmail(trx, email);
-      const id = await repository.upsertUser(trx, { email, name: body.name.trim(), password_hash: passwordHash, role }, now);
+      const existing = await repository.findUserByEmail(db, email);
+      const id = await repository.upsertUser(db, { email, name: body.name.trim(), password_hash: passwordHash, role }, now);
       // A changed password or role ends every session signed in with the old ones.
-      if (existing) await repository.revokeAllForUser(trx, id, now);
+      if (existing) await repository.revokeAllForUser(db, id, now);
       return existing !== undefined;
     });
     return { message: existed ? 'Account updated. You can log in now.' : 'Account created. You can log in now.' };
@@ -126,24 +127,30 @@ export class AuthService {
     if (!user || !passwordOk) throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
     const role = resolveLoginRole(user.role as Role, body.role);
     const familyExpiresAt = this.#clock.now() + this.#settings.refreshTokenTtlSeconds * 1000;
-    return this.#issueTokens(this.#db, { id: user.id, role }, user.name, randomUUID(), familyExpiresAt);
+    return this.#transactions.run((tx) => this.#issueTokens(tx.db, { id: user.id, role }, user.name, randomUUID(), familyExpiresAt));
   }
 
-  /** Rotates a refresh token. Presenting one that was already rotated revokes its whole family. */
+  /**
+   * Rotates a refresh token. Presenting one that was already rotated revokes its whole family,
+   * unless it was rotated moments ago: an app that refreshes twice in parallel (two 401s after a
+   * reload) gets a second pair of the same session instead of being signed out.
+   */
   async refresh(refreshToken: string): Promise<TokenResponse> {
     const claims = await this.#tokens.verify(refreshToken, 'refresh');
     const now = this.#clock.now();
     // A refusal is returned, not thrown, so the family revocation commits; it is thrown after.
-    const outcome = await this.#db.transaction().execute(async (trx): Promise<TokenResponse | AppError> => {
+    const outcome = await this.#transactions.run(async ({ db: trx }): Promise<TokenResponse | AppError> => {
       const stored = await repository.findRefreshToken(trx, claims.jti);
       if (!stored || stored.revoked_at !== null) return unauthorized('Refresh token has been revoked', 'TOKEN_REVOKED');
       if (!(await repository.markRefreshTokenUsed(trx, claims.jti, now))) {
+        // Read again: a parallel refresh may have rotated it after the first read.
+        const usedAt = (await repository.findRefreshToken(trx, claims.jti))?.used_at ?? null;
+        const graceMs = this.#settings.refreshReuseGraceSeconds * 1000;
+        if (usedAt !== null && now - Number(usedAt) <= graceMs) return this.#reissue(trx, stored);
         await repository.revokeFamily(trx, stored.family_id, now);
         return unauthorized('Refresh token was already used; the session has been revoked', 'TOKEN_REUSED');
       }
-      const user = await repository.findUserById(trx, stored.user_id);
-      if (!user) return unauthorized('Account no longer exists', 'TOKEN_REVOKED');
-      return this.#issueTokens(trx, { id: user.id, role: stored.role as Role }, user.name, stored.family_id, stored.expires_at);
+      return this.#reissue(trx, stored);
     });
     if (outcome instanceof AppError) throw outcome;
     return outcome;
@@ -153,8 +160,17 @@ export class AuthService {
   async logout(refreshToken: string): Promise<{ message: string }> {
     const claims = await this.#tokens.verify(refreshToken, 'refresh');
     const stored = await repository.findRefreshToken(this.#db, claims.jti);
-    if (stored) await repository.revokeFamily(this.#db, stored.family_id, this.#clock.now());
+    if (stored) await this.#transactions.run((tx) => repository.revokeFamily(tx.db, stored.family_id, this.#clock.now()));
     return { message: 'Logged out.' };
+  }
+
+  /** An account an operator creates, without an e-mail code; an e-mail already taken is 409. */
+  async createAccount(tx: Tx, account: { name: string; email: string; passwordHash: string; role: Role }): Promise<UserSummary> {
+    const email = normalizeEmail(account.email);
+    const name = account.name.trim();
+    const id = await repository.insertUser(tx.db, { email, name, password_hash: account.passwordHash, role: account.role }, this.#clock.now());
+    if (id === undefined) throw conflict('An account with this e-mail exists', 'EMAIL_TAKEN');
+    return { id, name, email, role: account.role };
   }
 
   async findUser(id: number): Promise<UserSummary | undefined> {
@@ -172,7 +188,7 @@ export class AuthService {
     const otp = await repository.findOtp(this.#db, email);
     if (!otp) throw badRequest('No sign-up code was requested for this e-mail; request one first', 'OTP_INVALID');
     if (otp.expires_at <= now) throw badRequest('The sign-up code has expired; request a new one', 'OTP_EXPIRED');
-    if (!(await repository.spendOtpTry(this.#db, email, OTP_MAX_TRIES, now))) {
+    if (!(await this.#transactions.run((tx) => repository.spendOtpTry(tx.db, email, OTP_MAX_TRIES, now)))) {
       throw badRequest('Too many wrong codes; request a new one', 'OTP_LOCKED');
     }
     const expected = Buffer.from(otp.code_hash, 'hex');
@@ -184,11 +200,17 @@ export class AuthService {
     return otp.code_hash;
   }
 
+  async #reissue(db: WriteDb, stored: repository.RefreshTokenRow): Promise<TokenResponse | AppError> {
+    const user = await repository.findUserById(db, stored.user_id);
+    if (!user) return unauthorized('Account no longer exists', 'TOKEN_REVOKED');
+    return this.#issueTokens(db, { id: user.id, role: stored.role as Role }, user.name, stored.family_id, stored.expires_at);
+  }
+
   #hashOtp(email: string, code: string): string {
     return createHmac('sha256', this.#settings.otpKey).update(`${email}:${code}`).digest('hex');
   }
 
-  async #issueTokens(db: Db, user: AuthUser, name: string, familyId: string, familyExpiresAt: number): Promise<TokenResponse> {
+  async #issueTokens(db: WriteDb, user: AuthUser, name: string, familyId: string, familyExpiresAt: number): Promise<TokenResponse> {
     const jti = randomUUID();
     await repository.insertRefreshToken(db, {
       jti,

@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authUser } from '../../platform/auth/authenticate.ts';
 import { errorResponses, notFound } from '../../platform/errors.ts';
 import { MessageResponse } from '../../platform/schemas.ts';
-import { DriverLocation, PositionBody } from './drivers.schemas.ts';
+import type { DriverProfiles } from './driver-profiles.service.ts';
+import { DriverLocation, DriverProfile, PositionBody, ProfileBody } from './drivers.schemas.ts';
 import type { DriversService } from './drivers.service.ts';
 
 /** A driver's own availability between rides: report a position to be visible, delete it to go offline. */
-export async function driversRoutes(fastify: FastifyInstance, { service }: { service: DriversService }) {
+export async function driversRoutes(fastify: FastifyInstance, { service, profiles }: { service: DriversService; profiles: DriverProfiles }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['drivers'];
   const config = { roles: ['DRIVER'] as const };
@@ -38,4 +39,19 @@ export async function driversRoutes(fastify: FastifyInstance, { service }: { ser
     await service.goOffline(authUser(request).id);
     return { message: 'You are offline; riders no longer see you.' };
   });
+
+  app.get('/me/profile', {
+    config,
+    schema: { tags, summary: 'Your vehicle and your approval', response: { 200: DriverProfile, ...errorResponses(401, 403, 404) } },
+  }, async (request) => profiles.get(authUser(request).id));
+
+  app.put('/me/profile', {
+    config,
+    schema: {
+      tags,
+      summary: 'Set your vehicle; offers match it to ride types (a new vehicle needs approval again)',
+      body: ProfileBody,
+      response: { 200: DriverProfile, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => profiles.save(authUser(request).id, request.body));
 }

@@ -1,62 +1,106 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
+import type { Transactions } from '../../db/transaction.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import { POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import * as repository from './drivers.repository.ts';
+import type { DriverLocation } from './drivers.schemas.ts';
 
 export const PRESENCE_FLUSH_INTERVAL_MS = 1000;
 
+export interface DriversDependencies {
+  db: Db;
+  transactions: Transactions;
+  index: DriverLocationIndex;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
 /**
- * Where drivers are. Positions go to the location index at once (riders see them), and to the
- * driver_presence table once a second (activity statistics), never one write per report.
+ * Where drivers are: the one owner of driver positions. A report goes to the location index at
+ * once (riders and rides read it there) and to the driver_presence table once a second (activity
+ * statistics, and the positions a restarted instance shows again), never one write per report.
  */
 export class DriversService {
-  readonly #db: Kysely<Database>;
-  readonly #index: DriverLocationIndex;
-  readonly #clock: Clock;
-  readonly #presence: CoalescingWriter<number, DriverPosition>;
+  readonly #deps: DriversDependencies;
+  readonly #presence: CoalescingWriter<number, repository.PresenceEntry>;
+  readonly #listeners: Array<(position: DriverPosition) => Promise<void>> = [];
+  readonly #offline: Array<(driverId: number) => Promise<void>> = [];
 
-  constructor(db: Kysely<Database>, index: DriverLocationIndex, clock: Clock, log: FastifyBaseLogger) {
-    this.#db = db;
-    this.#index = index;
-    this.#clock = clock;
+  constructor(deps: DriversDependencies) {
+    this.#deps = deps;
     this.#presence = new CoalescingWriter(
-      (entries) => db.transaction().execute((trx) => repository.upsertPresence(trx, entries.map(([, p]) => p))),
+      (entries) => deps.transactions.run((tx) => repository.upsertPresence(tx.db, entries.map(([, entry]) => entry))),
       PRESENCE_FLUSH_INTERVAL_MS,
-      log,
+      deps.log,
+      { retryable: isDatabaseUnavailable },
     );
   }
 
+  /** Shows the drivers who were online moments before this instance started (a restart, a deploy). */
+  async restore(): Promise<void> {
+    for (const position of await repository.onlineSince(this.#deps.db, this.#deps.clock.now() - POSITION_TTL_MS)) {
+      await this.#deps.index.upsert(position);
+    }
+  }
+
+  /** Hears every driver who goes offline. */
+  onOffline(listener: (driverId: number) => Promise<void>): void {
+    this.#offline.push(listener);
+  }
+
+  /** Hears every position report once it is in the index (dispatch keeps available drivers apart). */
+  onPosition(listener: (position: DriverPosition) => Promise<void>): void {
+    this.#listeners.push(listener);
+  }
+
   async reportPosition(driverId: number, point: Point): Promise<DriverPosition> {
-    const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: this.#clock.now() };
-    await this.#index.upsert(position);
-    this.#presence.set(driverId, position);
+    const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: this.#deps.clock.now() };
+    await this.#deps.index.upsert(position);
+    this.#presence.set(driverId, { ...position, online: true });
+    for (const listener of this.#listeners) await listener(position);
     return position;
   }
 
   /** The driver's fresh position, if any. */
   position(driverId: number): Promise<DriverPosition | undefined> {
-    return this.#index.get(driverId, this.#clock.now());
+    return this.#deps.index.get(driverId, this.#deps.clock.now());
+  }
+
+  /**
+   * Where the driver was last seen: the fresh position, else the last one stored (or still waiting
+   * to be), however old. What a ride in progress shows when its driver has gone quiet.
+   */
+  async lastKnown(driverId: number): Promise<DriverPosition | undefined> {
+    const fresh = await this.position(driverId);
+    if (fresh) return fresh;
+    const pending = this.#presence.get(driverId);
+    if (pending) return { driverId, lat: pending.lat, lon: pending.lon, updatedAt: pending.updatedAt };
+    return repository.lastPosition(this.#deps.db, driverId);
   }
 
   /** Drivers who reported a position since `since` (written within a second of the report). */
   seenSince(since: number): Promise<number[]> {
-    return repository.driversSeenSince(this.#db, since);
+    return repository.driversSeenSince(this.#deps.db, since);
   }
 
-  goOffline(driverId: number): Promise<void> {
-    return this.#index.remove(driverId);
+  /** Off the map until the next report. */
+  async goOffline(driverId: number): Promise<void> {
+    const last = await this.position(driverId);
+    await this.#deps.index.remove(driverId);
+    for (const listener of this.#offline) await listener(driverId);
+    if (last) this.#presence.set(driverId, { ...last, updatedAt: this.#deps.clock.now(), online: false });
   }
 
   nearby(center: Point, radiusKm: number, limit: number): Promise<NearbyDriver[]> {
-    return this.#index.nearby(center, radiusKm, limit, this.#clock.now());
+    return this.#deps.index.nearby(center, radiusKm, limit, this.#deps.clock.now());
   }
 
   /** A driver position as the API shows it. */
-  view(position: DriverPosition) {
+  view(position: DriverPosition): DriverLocation {
     return { ...position, updatedAt: toIso(position.updatedAt), visibleUntil: toIso(position.updatedAt + POSITION_TTL_MS) };
   }
 

@@ -1,5 +1,8 @@
+import type { PredictiveInsights } from './insights.schemas.ts';
+
 // demand-heuristics-v1: a transparent forecast from ride counts. Every constant is here, with its
-// meaning; the README lists them too. Pure functions only: the service gathers the numbers.
+// meaning; the README lists them too. Pure functions only: the service gathers the numbers, the
+// arithmetic is in `forecastNumbers`, the sentences that explain it at the end of the file.
 
 export const MODEL = 'demand-heuristics-v1';
 
@@ -45,18 +48,22 @@ export const MODEL_CONSTANTS = {
   confidence: { lowBelow: 20, mediumBelow: 60 },
 } as const;
 
-export type Intensity = 'NORMAL' | 'MODERATE' | 'HIGH' | 'SEVERE';
-export type Trend = 'RISING' | 'STABLE' | 'SOFT';
-export type Confidence = 'LOW' | 'MEDIUM' | 'HIGH';
+export type Intensity = PredictiveInsights['surgeRecommendation']['intensity'];
+export type Trend = PredictiveInsights['demandForecast']['trend'];
+export type Confidence = PredictiveInsights['confidence'];
 
 export interface DemandInput {
   now: number;
   timeZone: string;
-  /** Rides created per bucket over the look-back window: bucket start (epoch ms) and count. */
+  /** Demand per bucket over the look-back window: bucket start (epoch ms) and distinct riders who booked in it. */
   buckets: ReadonlyArray<{ start: number; count: number }>;
-  /** Rides created in the last `recentHours`. */
-  recentRides: number;
+  /** Rides booked in the window (what the history rests on). */
+  sampleSize: number;
+  /** Demand (distinct riders per bucket) over the last `recentHours`. */
+  recentDemand: number;
+  /** Rides in REQUESTED now, and the distinct riders holding them (one rider's many bookings are one demand). */
   openRequests: number;
+  openRiders: number;
   activeDrivers: number;
   busyDrivers: number;
   /** Mean minutes from request to acceptance over the recent window, undefined when nothing was accepted. */
@@ -64,30 +71,7 @@ export interface DemandInput {
   recentAccepted: number;
 }
 
-export interface Insights {
-  model: string;
-  generatedAt: string;
-  confidence: Confidence;
-  sampleSize: number;
-  demandForecast: {
-    trend: Trend;
-    currentOpenRequests: number;
-    nextHourDemand: number;
-    nextTwoHoursDemand: number;
-    peakWindow: string | null;
-  };
-  surgeRecommendation: { suggestedMultiplier: number; intensity: Intensity; reason: string };
-  etaGuidance: { baselinePickupMinutes: number; predictedPickupMinutes: number; deltaMinutes: number; reason: string };
-  driverSupplyPlan: {
-    activeDriversEstimate: number;
-    busyDrivers: number;
-    recommendedOnlineDrivers: number;
-    additionalDriversNeeded: number;
-    action: string;
-  };
-}
-
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const pad = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
@@ -148,12 +132,26 @@ export function confidenceFor(sampleSize: number): Confidence {
   return sampleSize < lowBelow ? 'LOW' : sampleSize < mediumBelow ? 'MEDIUM' : 'HIGH';
 }
 
-export function forecast(input: DemandInput): Insights {
+/** The forecast's numbers, before they are explained in words. */
+export interface Forecast {
+  sampleSize: number;
+  profile: number[];
+  trend: Trend;
+  nextHourDemand: number;
+  secondHourDemand: number;
+  pressure: number;
+  surge: { multiplier: number; intensity: Intensity };
+  acceptDelayMinutes: number;
+  predictedPickupMinutes: number;
+  recommendedOnlineDrivers: number;
+  additionalDriversNeeded: number;
+}
+
+export function forecastNumbers(input: DemandInput): Forecast {
   const c = MODEL_CONSTANTS;
   const profile = hourlyProfile(input.now, input.timeZone, input.buckets);
-  const sampleSize = input.buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-  const recentRate = input.recentRides / c.recentHours;
-  const open = input.openRequests;
+  const recentRate = input.recentDemand / c.recentHours;
+  const open = input.openRiders;
 
   // The coming hour is represented by its middle, the hour after likewise.
   const historyNext = profile[localHour(input.now + HOUR_MS / 2, input.timeZone)];
@@ -175,53 +173,80 @@ export function forecast(input: DemandInput): Insights {
         ? 'SOFT'
         : 'STABLE';
 
-  const drivers = Math.max(1, input.activeDrivers);
-  const pressure = round2((open + c.forecastPressureWeight * nextHourDemand) / drivers);
-  const surge = surgeFor(pressure);
-  const surgeReason =
-    `${open} open request${open === 1 ? '' : 's'} and ${nextHourDemand} forecast for the next hour against ` +
-    `${input.activeDrivers} active driver${input.activeDrivers === 1 ? '' : 's'}: pressure ${pressure.toFixed(2)} ` +
-    `→ ${surge.multiplier.toFixed(2)}× (${surge.intensity}).`;
-
-  const acceptDelay = input.recentAcceptDelayMinutes ?? c.defaultAcceptDelayMinutes;
-  const predictedPickupMinutes = Math.max(1, Math.round(c.driveToPickupMinutes + acceptDelay * Math.max(1, pressure)));
-  const etaReason =
-    input.recentAcceptDelayMinutes === undefined
-      ? `No ride was accepted in the last ${c.recentHours} hours; assuming a ${c.defaultAcceptDelayMinutes}-minute accept delay at pressure ${pressure.toFixed(2)}, plus ${c.driveToPickupMinutes} minutes to drive.`
-      : `Drivers accepted ${input.recentAccepted} ride${input.recentAccepted === 1 ? '' : 's'} in the last ${c.recentHours} hours after ${acceptDelay.toFixed(1)} minutes on average; at pressure ${pressure.toFixed(2)}, plus ${c.driveToPickupMinutes} minutes to drive.`;
-
+  const pressure = round2((open + c.forecastPressureWeight * nextHourDemand) / Math.max(1, input.activeDrivers));
+  const acceptDelayMinutes = input.recentAcceptDelayMinutes ?? c.defaultAcceptDelayMinutes;
   const recommendedOnlineDrivers = Math.ceil(nextHourDemand / c.ridesPerDriverHour);
-  const additionalDriversNeeded = Math.max(0, recommendedOnlineDrivers - input.activeDrivers);
-  const action =
-    additionalDriversNeeded > 0
-      ? `Bring ${additionalDriversNeeded} more driver${additionalDriversNeeded === 1 ? '' : 's'} online: ${nextHourDemand} rides are expected in the next hour and ${input.activeDrivers} drivers are active (${c.ridesPerDriverHour} rides per driver-hour).`
-      : `Supply is sufficient: ${input.activeDrivers} active drivers cover the ${nextHourDemand} rides expected in the next hour.`;
+  return {
+    sampleSize: input.sampleSize,
+    profile,
+    trend,
+    nextHourDemand,
+    secondHourDemand,
+    pressure,
+    surge: surgeFor(pressure),
+    acceptDelayMinutes,
+    predictedPickupMinutes: Math.max(1, Math.round(c.driveToPickupMinutes + acceptDelayMinutes * Math.max(1, pressure))),
+    recommendedOnlineDrivers,
+    additionalDriversNeeded: Math.max(0, recommendedOnlineDrivers - input.activeDrivers),
+  };
+}
 
+/** The insights of spec 2.8: the forecast's numbers with the sentences that explain them. */
+export function forecast(input: DemandInput): PredictiveInsights {
+  const c = MODEL_CONSTANTS;
+  const f = forecastNumbers(input);
   return {
     model: MODEL,
     generatedAt: new Date(input.now).toISOString(),
-    confidence: confidenceFor(sampleSize),
-    sampleSize,
+    confidence: confidenceFor(f.sampleSize),
+    sampleSize: f.sampleSize,
     demandForecast: {
-      trend,
-      currentOpenRequests: open,
-      nextHourDemand,
-      nextTwoHoursDemand: nextHourDemand + secondHourDemand,
-      peakWindow: peakWindow(profile),
+      trend: f.trend,
+      currentOpenRequests: input.openRequests,
+      nextHourDemand: f.nextHourDemand,
+      nextTwoHoursDemand: f.nextHourDemand + f.secondHourDemand,
+      peakWindow: peakWindow(f.profile),
     },
-    surgeRecommendation: { suggestedMultiplier: surge.multiplier, intensity: surge.intensity, reason: surgeReason },
+    surgeRecommendation: { suggestedMultiplier: f.surge.multiplier, intensity: f.surge.intensity, reason: surgeReason(input, f) },
     etaGuidance: {
       baselinePickupMinutes: c.baselinePickupMinutes,
-      predictedPickupMinutes,
-      deltaMinutes: predictedPickupMinutes - c.baselinePickupMinutes,
-      reason: etaReason,
+      predictedPickupMinutes: f.predictedPickupMinutes,
+      deltaMinutes: f.predictedPickupMinutes - c.baselinePickupMinutes,
+      reason: etaReason(input, f),
     },
     driverSupplyPlan: {
       activeDriversEstimate: input.activeDrivers,
       busyDrivers: input.busyDrivers,
-      recommendedOnlineDrivers,
-      additionalDriversNeeded,
-      action,
+      recommendedOnlineDrivers: f.recommendedOnlineDrivers,
+      additionalDriversNeeded: f.additionalDriversNeeded,
+      action: supplyAction(input, f),
     },
   };
+}
+
+// The sentences that explain a forecast, apart from its arithmetic.
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function surgeReason(input: DemandInput, f: Forecast): string {
+  const riders = input.openRiders === input.openRequests ? '' : ` from ${plural(input.openRiders, 'rider')}`;
+  return (
+    `${plural(input.openRequests, 'open request')}${riders} and ${f.nextHourDemand} forecast for the next hour against ` +
+    `${plural(input.activeDrivers, 'active driver')}: pressure ${f.pressure.toFixed(2)} ` +
+    `→ ${f.surge.multiplier.toFixed(2)}× (${f.surge.intensity}).`
+  );
+}
+
+export function etaReason(input: DemandInput, f: Forecast): string {
+  const c = MODEL_CONSTANTS;
+  return input.recentAcceptDelayMinutes === undefined
+    ? `No ride was accepted in the last ${c.recentHours} hours; assuming a ${c.defaultAcceptDelayMinutes}-minute accept delay at pressure ${f.pressure.toFixed(2)}, plus ${c.driveToPickupMinutes} minutes to drive.`
+    : `Drivers accepted ${plural(input.recentAccepted, 'ride')} in the last ${c.recentHours} hours after ${f.acceptDelayMinutes.toFixed(1)} minutes on average; at pressure ${f.pressure.toFixed(2)}, plus ${c.driveToPickupMinutes} minutes to drive.`;
+}
+
+export function supplyAction(input: DemandInput, f: Forecast): string {
+  const c = MODEL_CONSTANTS;
+  return f.additionalDriversNeeded > 0
+    ? `Bring ${f.additionalDriversNeeded} more driver${f.additionalDriversNeeded === 1 ? '' : 's'} online: ${f.nextHourDemand} rides are expected in the next hour and ${input.activeDrivers} drivers are active (${c.ridesPerDriverHour} rides per driver-hour).`
+    : `Supply is sufficient: ${input.activeDrivers} active drivers cover the ${f.nextHourDemand} rides expected in the next hour.`;
 }

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Nullable } from '../../platform/schemas.ts';
+import { Type, type Static } from 'typebox';
+import { Latitude, Longitude, Nullable } from '../../platform/schemas.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -33,4 +33,28 @@ export const PredictiveInsights = Type.Object({
     additionalDriversNeeded: Count,
     action: Type.String(),
   }),
+});
+export type PredictiveInsights = Static<typeof PredictiveInsights>;
+
+export const ZoneView = Type.Object({
+  zone: Type.String({ description: 'H3 cell (resolution 8) around the point' }),
+  demand: Count,
+  supply: Count,
+  pressure: Type.Number(),
+  multiplier: Type.Number({ minimum: 1, maximum: 2 }),
+  intensity: Type.Enum(['NORMAL', 'MODERATE', 'HIGH', 'SEVERE']),
+});
+
+/** For a point: the same answer, its surge the zone's, plus the zone's own numbers. */
+export const ZoneInsights = Type.Object({ ...PredictiveInsights.properties, zone: Type.Optional(ZoneView) });
+export type ZoneInsights = Static<typeof ZoneInsights>;
+
+export const InsightsQuery = Type.Object({
+  lat: Type.Optional(Latitude),
+  lon: Type.Optional(Longitude),
+});
+
+export const ZonesResponse = Type.Object({
+  generatedAt: Nullable(Type.String({ format: 'date-time' })),
+  zones: Type.Array(ZoneView),
 });

@@ -1,94 +1,105 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
-import type { SharedCache } from '../../platform/shared-cache.ts';
+import type { Point } from '../../platform/geo/geo.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
-import type { DemandSignal } from '../rides/pricing.ts';
-import type { RidesService } from '../rides/rides.service.ts';
-import { forecast, MODEL, MODEL_CONSTANTS, type Insights } from './insights.model.ts';
+import type { DemandSignal } from '../pricing/pricing.model.ts';
+import type { RideStats } from '../rides/ride-stats.service.ts';
+import { forecast, HOUR_MS, MODEL_CONSTANTS } from './insights.model.ts';
+import type { PredictiveInsights, ZoneInsights } from './insights.schemas.ts';
+import type { ZoneTable } from './zone-table.service.ts';
 
-/** Insights are recomputed at most every 30 seconds, and every caller (and instance) shares them. */
-export const INSIGHTS_CACHE_MS = 30_000;
-const CACHE_KEY = `insights:${MODEL}`;
-const HOUR_MS = 3_600_000;
+/** How long a demand signal serves fare quotes before it is computed again. */
+export const SIGNAL_TTL_MS = 1_000;
 
 export interface InsightsDependencies {
-  rides: Pick<RidesService, 'demandStats'>;
+  stats: Pick<RideStats, 'buckets' | 'live' | 'driversActiveSince'>;
   drivers: Pick<DriversService, 'seenSince'>;
-  cache: SharedCache;
+  zones: Pick<ZoneTable, 'at' | 'multiplierAt' | 'list'>;
   clock: Clock;
   timeZone: string;
-  log: FastifyBaseLogger;
 }
 
+/**
+ * The demand model over the ride statistics as they are now. Every input is an aggregate (per-bucket
+ * totals, indexed counts), so an answer costs a few small queries and nothing is cached: open
+ * requests and busy drivers are exact at every call. Fare quotes read the surge from a signal
+ * computed at most once a second per instance.
+ */
 export class InsightsService {
   readonly #deps: InsightsDependencies;
-  #computing: Promise<Insights> | undefined;
-  /** The last cached text and its parsed form: every booking reads the surge, most often unchanged. */
-  #parsed: { text: string; insights: Insights } | undefined;
+  #signal: { until: number; value: Promise<DemandSignal> } | undefined;
 
   constructor(deps: InsightsDependencies) {
     this.#deps = deps;
   }
 
-  /** The cached insights, or fresh ones when the cache is empty; concurrent callers share one computation. */
-  async current(): Promise<Insights> {
-    const cached = await this.#deps.cache.get(CACHE_KEY).catch((error: unknown) => {
-      this.#deps.log.warn({ err: error }, 'insights cache unavailable; computing');
-      return undefined;
-    });
-    if (cached) {
-      if (this.#parsed?.text !== cached) this.#parsed = { text: cached, insights: JSON.parse(cached) as Insights };
-      return this.#parsed.insights;
-    }
-    this.#computing ??= this.compute()
-      .then(async (insights) => {
-        // Kept until 30 s after the moment the numbers describe, not after they were stored.
-        const ttl = INSIGHTS_CACHE_MS - (this.#deps.clock.now() - Date.parse(insights.generatedAt));
-        if (ttl <= 0) return insights;
-        await this.#deps.cache.set(CACHE_KEY, JSON.stringify(insights), ttl).catch((error: unknown) => {
-          this.#deps.log.warn({ err: error }, 'insights cache unavailable; not stored');
-        });
-        return insights;
-      })
-      .finally(() => {
-        this.#computing = undefined;
-      });
-    return this.#computing;
+  /** City-wide, or for the zone around `at`: the same answer with the zone's surge and numbers. */
+  async current(at?: Point): Promise<ZoneInsights> {
+    const insights = await this.#cityWide();
+    if (!at) return insights;
+    const zone = this.#deps.zones.at(at);
+    const reason =
+      `Zone ${zone.zone}: ${zone.demand} rider${zone.demand === 1 ? '' : 's'} waiting and ${zone.supply} available driver${zone.supply === 1 ? '' : 's'} ` +
+      `(with half of the neighbouring zones'): pressure ${zone.pressure.toFixed(2)} → ${zone.multiplier.toFixed(2)}× (${zone.intensity}).`;
+    return { ...insights, surgeRecommendation: { suggestedMultiplier: zone.multiplier, intensity: zone.intensity, reason }, zone };
   }
 
-  /** The model over the database as it is now, bypassing the cache. */
-  async compute(): Promise<Insights> {
+  /** The zone table as the dispatch leader last computed it. */
+  zones() {
+    const { at, zones } = this.#deps.zones.list();
+    return { generatedAt: at === 0 ? null : new Date(at).toISOString(), zones };
+  }
+
+  /** What a fare quote needs: the pickup zone's surge (city-wide without a point) and the expected pickup wait. */
+  async signalAt(pickup: Point | undefined): Promise<DemandSignal> {
+    const signal = await this.demandSignal();
+    return pickup ? { ...signal, surgeMultiplier: this.#deps.zones.multiplierAt(pickup) } : signal;
+  }
+
+  async #cityWide(): Promise<PredictiveInsights> {
     const now = this.#deps.clock.now();
     const c = MODEL_CONSTANTS;
     const activeSince = now - c.activeDriverHours * HOUR_MS;
-    const [stats, seen] = await Promise.all([
-      this.#deps.rides.demandStats({
-        historySince: now - c.lookbackDays * 24 * HOUR_MS,
-        recentSince: now - c.recentHours * HOUR_MS,
-        activeSince,
-        bucketMs: c.bucketMinutes * 60_000,
-      }),
+    const recentSince = now - c.recentHours * HOUR_MS;
+    const [buckets, live, activeDriverIds, seen] = await Promise.all([
+      this.#deps.stats.buckets(now - c.lookbackDays * 24 * HOUR_MS),
+      this.#deps.stats.live(),
+      this.#deps.stats.driversActiveSince(activeSince),
       this.#deps.drivers.seenSince(activeSince),
     ]);
+    // A bucket counts as recent when it began inside the recent window (or is the one it starts in).
+    const recent = buckets.filter((bucket) => bucket.start + bucketMs() > recentSince);
+    const accepted = recent.reduce((sum, bucket) => sum + bucket.accepted, 0);
     return forecast({
       now,
       timeZone: this.#deps.timeZone,
-      buckets: stats.buckets,
-      recentRides: stats.recentRides,
-      openRequests: stats.openRequests,
-      activeDrivers: new Set([...stats.activeDriverIds, ...seen]).size,
-      busyDrivers: stats.busyDrivers,
-      recentAcceptDelayMinutes: stats.acceptDelay.meanMs === undefined ? undefined : stats.acceptDelay.meanMs / 60_000,
-      recentAccepted: stats.acceptDelay.accepted,
+      buckets: buckets.map((bucket) => ({ start: bucket.start, count: bucket.riders })),
+      sampleSize: buckets.reduce((sum, bucket) => sum + bucket.rides, 0),
+      recentDemand: recent.reduce((sum, bucket) => sum + bucket.riders, 0),
+      openRequests: live.openRequests,
+      openRiders: live.openRiders,
+      activeDrivers: new Set([...activeDriverIds, ...seen]).size,
+      busyDrivers: live.busyDrivers,
+      recentAcceptDelayMinutes: accepted === 0 ? undefined : recent.reduce((sum, bucket) => sum + bucket.acceptDelayMs, 0) / accepted / 60_000,
+      recentAccepted: accepted,
     });
   }
 
-  /** What pricing needs: the surge multiplier and the expected pickup wait, from the shared insights. */
-  async demandSignal(): Promise<DemandSignal> {
-    const insights = await this.current();
-    return {
-      surgeMultiplier: insights.surgeRecommendation.suggestedMultiplier,
-      pickupEtaMinutes: insights.etaGuidance.predictedPickupMinutes,
-    };
+  /** What fare quotes need: the surge multiplier and the expected pickup wait, at most a second old. */
+  demandSignal(): Promise<DemandSignal> {
+    const now = this.#deps.clock.now();
+    if (!this.#signal || this.#signal.until <= now) {
+      const value = this.#cityWide().then((insights) => ({
+        surgeMultiplier: insights.surgeRecommendation.suggestedMultiplier,
+        pickupEtaMinutes: insights.etaGuidance.predictedPickupMinutes,
+      }));
+      this.#signal = { until: now + SIGNAL_TTL_MS, value };
+      // A failed computation is not kept: the next quote tries again.
+      value.catch(() => {
+        if (this.#signal?.value === value) this.#signal = undefined;
+      });
+    }
+    return this.#signal.value;
   }
 }
+
+const bucketMs = () => MODEL_CONSTANTS.bucketMinutes * 60_000;

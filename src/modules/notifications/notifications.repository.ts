@@ -1,19 +1,12 @@
 import type { Insertable, Selectable } from 'kysely';
-import { MAX_ID, type Db, type NotificationsTable } from '../../db/database.ts';
-import { preparedInsert } from '../../db/prepared.ts';
+import { MAX_ID, type Db, type NotificationsTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
-const insertOne = preparedInsert('notifications', [
-  'user_id', 'ride_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at',
-]);
-
-/** Most changes notify one or two people; each row is one precompiled insert. */
-export async function insertNotifications(db: Db, rows: Insertable<NotificationsTable>[]): Promise<NotificationRow[]> {
-  const saved: NotificationRow[] = [];
-  for (const row of rows) saved.push(await insertOne(db, row));
-  return saved;
+/** Most changes notify one or two people: one multi-row insert. */
+export function insertNotifications(db: WriteDb, rows: Insertable<NotificationsTable>[]): Promise<NotificationRow[]> {
+  return db.insertInto('notifications').values(rows).returningAll().execute();
 }
 
 export function listForUser(db: Db, userId: number, page: Page): Promise<NotificationRow[]> {
@@ -33,7 +26,7 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
 }
 
 /** Marks one of the user's notifications read; false when the id is not theirs or does not exist. */
-export async function markRead(db: Db, userId: number, id: number): Promise<boolean> {
+export async function markRead(db: WriteDb, userId: number, id: number): Promise<boolean> {
   if (id > MAX_ID) return false;
   const result = await db
     .updateTable('notifications')
@@ -44,6 +37,6 @@ export async function markRead(db: Db, userId: number, id: number): Promise<bool
   return result.numUpdatedRows > 0n;
 }
 
-export async function markAllRead(db: Db, userId: number): Promise<void> {
+export async function markAllRead(db: WriteDb, userId: number): Promise<void> {
   await db.updateTable('notifications').set({ read: 1 }).where('user_id', '=', userId).where('read', '=', 0).execute();
 }

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authUser } from '../../platform/auth/authenticate.ts';
@@ -7,8 +6,10 @@ import { toPage } from '../../platform/pagination.ts';
 import { MessageResponse } from '../../platform/schemas.ts';
 import { HistoryQuery, HistoryResponse, NotificationIdParams } from './notifications.schemas.ts';
 import type { NotificationsService } from './notifications.service.ts';
+import type { UserMessages } from '../../events.ts';
+import type { SseStreams } from '../../platform/realtime/sse.ts';
 
-export async function notificationsRoutes(fastify: FastifyInstance, { service }: { service: NotificationsService }) {
+export async function notificationsRoutes(fastify: FastifyInstance, { service, streams }: { service: NotificationsService; streams: SseStreams<UserMessages> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['notifications'];
 
@@ -21,39 +22,13 @@ export async function notificationsRoutes(fastify: FastifyInstance, { service }:
     },
   }, async (request) => service.history(authUser(request).id, toPage(request.query)));
 
-  // Live notifications as server-sent events. New ones only: reconcile with /history on connect.
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const stream of streams) stream.end();
-  });
   app.get('/stream', {
     schema: {
       tags,
-      summary: 'Your new notifications as they happen (text/event-stream, one `notification` event each)',
+      summary: 'Your new notifications as they happen (text/event-stream, one `notification` event each; send Last-Event-ID to get what you missed)',
       response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errorResponses(401) },
     },
-  }, (request, reply) => {
-    const { id: userId } = authUser(request);
-    reply.hijack();
-    const stream = reply.raw;
-    stream.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      'x-request-id': request.id,
-    });
-    stream.write('retry: 5000\n\n');
-    const unfollow = service.follow(userId, (notification) => {
-      stream.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
-    });
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), 25_000);
-    streams.add(stream);
-    request.raw.on('close', () => {
-      unfollow();
-      clearInterval(heartbeat);
-      streams.delete(stream);
-    });
-  });
+  }, (request, reply) => streams.open(request, reply, authUser(request).id, { type: 'notification.created', name: 'notification' }));
 
   app.post('/mark-read/:notificationId', {
     schema: {

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Insertable } from 'kysely';
+import type { Db, NotificationsTable } from '../../db/database.ts';
+import type { Transactions, Tx } from '../../db/transaction.ts';
+import type { UserHub } from '../../events.ts';
 import { toIso, toIsoOrNull, type Clock } from '../../platform/clock.ts';
-import type { EventBus } from '../../platform/event-bus.ts';
 import { notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
 import * as repository from './notifications.repository.ts';
@@ -17,95 +17,82 @@ export interface NewNotification {
   message: string;
 }
 
-export type NotificationListener = (notification: Notification) => void;
-
-const CHANNEL = 'notifications';
-
 export const MARKED_READ = 'Notification marked as read.';
 export const ALL_MARKED_READ = 'All notifications marked as read.';
 
 /**
  * In-app notifications. Other modules call `record` inside the transaction of the change that
- * causes them; once it commits, the notification is published so live streams on any instance see it.
+ * causes them; once it commits, each one reaches its user's live connections on any instance.
  */
 export class NotificationsService {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
+  readonly #transactions: Transactions;
   readonly #clock: Clock;
-  readonly #bus: EventBus;
+  readonly #hub: UserHub;
   readonly #log: FastifyBaseLogger;
-  readonly #listeners = new Map<number, Set<NotificationListener>>();
 
-  constructor(db: Kysely<Database>, clock: Clock, bus: EventBus, log: FastifyBaseLogger) {
-    this.#db = db;
-    this.#clock = clock;
-    this.#bus = bus;
-    this.#log = log;
-  }
-
-  /** Starts relaying published notifications to this instance's live streams. */
-  listen(): Promise<void> {
-    return this.#bus.subscribe(CHANNEL, (message) => {
-      const notification = message as Notification;
-      for (const listener of this.#listeners.get(notification.userId) ?? []) listener(notification);
-    });
-  }
-
-  /** Calls `listener` with each new notification of the user until the returned function is called. */
-  follow(userId: number, listener: NotificationListener): () => void {
-    let listeners = this.#listeners.get(userId);
-    if (!listeners) this.#listeners.set(userId, (listeners = new Set()));
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#listeners.delete(userId);
-    };
+  constructor(deps: { db: Db; transactions: Transactions; clock: Clock; hub: UserHub; log: FastifyBaseLogger }) {
+    this.#db = deps.db;
+    this.#transactions = deps.transactions;
+    this.#clock = deps.clock;
+    this.#hub = deps.hub;
+    this.#log = deps.log;
   }
 
   async record(tx: Tx, items: readonly NewNotification[]): Promise<Notification[]> {
     if (items.length === 0) return [];
-    const now = this.#clock.now();
-    const rows = await repository.insertNotifications(
-      tx.db,
-      items.map((item) => ({
-        user_id: item.userId,
-        ride_id: item.rideId ?? null,
-        title: item.title.slice(0, 120),
-        message: item.message.slice(0, 800),
-        channel: 'in_app',
-        event_type: item.eventType,
-        read: 0,
-        status: 'delivered',
-        created_at: now,
-        delivered_at: now,
-      })),
-    );
+    const rows = await repository.insertNotifications(tx.db, items.map((item) => this.row(item)));
     const notifications = rows.map(toNotification);
-    tx.afterCommit(() => {
-      for (const notification of notifications) {
-        this.#bus.publish(CHANNEL, notification).catch((error: unknown) => {
-          this.#log.warn({ err: error }, 'notification saved but not published to live streams');
-        });
-      }
-    });
+    this.announce(tx, notifications);
     return notifications;
   }
 
+  /** The row of a new notification, for a statement that inserts it together with its cause. */
+  row(item: NewNotification): Insertable<NotificationsTable> & { ride_id: number | null } {
+    const now = this.#clock.now();
+    return {
+      user_id: item.userId,
+      ride_id: item.rideId ?? null,
+      title: item.title.slice(0, 120),
+      message: item.message.slice(0, 800),
+      channel: 'in_app',
+      event_type: item.eventType,
+      read: 0,
+      status: 'delivered',
+      created_at: now,
+      delivered_at: now,
+    };
+  }
+
+  /** A row from `row()` once such a statement saved it with this id, as the API shows it. */
+  saved(row: ReturnType<NotificationsService['row']>, id: number): Notification {
+    return toNotification({ ...row, id } as repository.NotificationRow);
+  }
+
+  /** Sends the notifications to their users' live connections once the unit has committed. */
+  announce(tx: Tx, notifications: readonly Notification[]): void {
+    tx.afterCommit(() => {
+      for (const notification of notifications) {
+        this.#hub.send(notification.userId, 'notification.created', notification).catch((error: unknown) => {
+          this.#log.warn({ err: error }, 'notification saved but not sent live');
+        });
+      }
+    });
+  }
+
   async history(userId: number, page: Page): Promise<{ notifications: Notification[]; unreadCount: number; nextCursor: string | null }> {
-    const [rows, unreadCount] = await Promise.all([
-      repository.listForUser(this.#db, userId, page),
-      repository.countUnread(this.#db, userId),
-    ]);
+    const [rows, unreadCount] = await Promise.all([repository.listForUser(this.#db, userId, page), repository.countUnread(this.#db, userId)]);
     const { items, nextCursor } = takePage(rows, page.limit);
     return { notifications: items.map(toNotification), unreadCount, nextCursor };
   }
 
   async markRead(userId: number, id: number): Promise<string> {
-    if (!(await repository.markRead(this.#db, userId, id))) throw notFound('Notification not found');
+    if (!(await this.#transactions.run((tx) => repository.markRead(tx.db, userId, id)))) throw notFound('Notification not found');
     return MARKED_READ;
   }
 
   async markAllRead(userId: number): Promise<string> {
-    await repository.markAllRead(this.#db, userId);
+    await this.#transactions.run((tx) => repository.markAllRead(tx.db, userId));
     return ALL_MARKED_READ;
   }
 }

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db, PaymentSessionsTable } from '../../db/database.ts';
+import type { Db, PaymentSessionsTable, WriteDb } from '../../db/database.ts';
 
 export type SessionRow = Selectable<PaymentSessionsTable>;
 
-export async function insertSession(db: Db, session: Insertable<PaymentSessionsTable>): Promise<void> {
+export async function insertSession(db: WriteDb, session: Insertable<PaymentSessionsTable>): Promise<void> {
   await db.insertInto('payment_sessions').values(session).execute();
 }
 
@@ -16,7 +16,7 @@ export function findSessionByOrder(db: Db, orderId: string): Promise<SessionRow 
 }
 
 /** pending or failed → completed; true for exactly one caller, never for a completed session. */
-export async function completeSession(db: Db, id: string, paymentId: string, paymentMode: string | null, now: number): Promise<boolean> {
+export async function completeSession(db: WriteDb, id: string, paymentId: string, paymentMode: string | null, now: number): Promise<boolean> {
   const result = await db
     .updateTable('payment_sessions')
     .set((eb) => ({ status: 'completed', payment_id: paymentId, payment_mode: eb.fn.coalesce(eb.val(paymentMode), eb.ref('payment_mode')), updated_at: now }))
@@ -27,7 +27,7 @@ export async function completeSession(db: Db, id: string, paymentId: string, pay
 }
 
 /** pending → failed; a completed session never goes back. */
-export async function failSession(db: Db, id: string, now: number): Promise<boolean> {
+export async function failSession(db: WriteDb, id: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('payment_sessions')
     .set({ status: 'failed', updated_at: now })
@@ -38,7 +38,7 @@ export async function failSession(db: Db, id: string, now: number): Promise<bool
 }
 
 /** Remembers a webhook event id; false when it was seen before. */
-export async function recordWebhookEvent(db: Db, eventId: string, eventType: string, now: number): Promise<boolean> {
+export async function recordWebhookEvent(db: WriteDb, eventId: string, eventType: string, now: number): Promise<boolean> {
   const row = await db
     .insertInto('webhook_events')
     .values({ event_id: eventId, event_type: eventType, received_at: now })

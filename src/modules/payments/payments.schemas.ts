@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../platform/schemas.ts';
+import { ONLINE_PAYMENT_MODES } from '../../platform/vocabulary.ts';
 
-export const ONLINE_PAYMENT_MODES = ['UPI', 'CARD', 'WALLET', 'NETBANKING'] as const;
 export const SESSION_STATUSES = ['pending', 'completed', 'failed'] as const;
 export const MAX_ORDER_INR = 500_000;
 

@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, notFound, unavailable } from '../../platform/errors.ts';
 import { hmacMatches, type PaymentProvider } from '../../platform/payment-provider.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import type { RidesService } from '../rides/rides.service.ts';
+import { ONLINE_PAYMENT_MODES, parseOnlinePaymentMode } from '../../platform/vocabulary.ts';
+import type { RidePayments } from '../rides/ride-payments.service.ts';
 import * as repository from './payments.repository.ts';
-import { ONLINE_PAYMENT_MODES, type OrderBody, type PaymentSession, type VerifyBody } from './payments.schemas.ts';
+import type { OrderBody, PaymentSession, VerifyBody } from './payments.schemas.ts';
 
 export interface PaymentsDependencies {
-  db: Kysely<Database>;
+  db: Db;
   transactions: Transactions;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Absent when RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET are not set: orders and verification answer 503. */
   provider: PaymentProvider | undefined;
   webhookSecret: string | undefined;
-  rides: Pick<RidesService, 'amountDue' | 'recordPayment'>;
-  notifications: NotificationsService;
+  rides: Pick<RidePayments, 'amountDue' | 'recordPayment'>;
+  notifications: Pick<NotificationsService, 'record'>;
 }
 
 /** What a webhook event means for one order. */
@@ -62,7 +62,7 @@ export class PaymentsService {
     if (body.rideSummary) notes.rideSummary = body.rideSummary.slice(0, 256);
     const order = await provider.createOrder({ amount, currency: 'INR', receipt: `rcpt_${sessionId}`, notes });
     const now = this.#deps.clock.now();
-    await repository.insertSession(this.#deps.db, {
+    await this.#deps.transactions.run((tx) => repository.insertSession(tx.db, {
       id: sessionId,
       user_id: user.id,
       ride_id: body.rideId ?? null,
@@ -76,7 +76,7 @@ export class PaymentsService {
       payment_id: null,
       created_at: now,
       updated_at: now,
-    });
+    }));
     return { orderId: order.id, amount, currency: 'INR' as const, sessionId, keyId: provider.keyId };
   }
 
@@ -89,8 +89,7 @@ export class PaymentsService {
       return { success: false, code: 'INVALID_SIGNATURE', message: 'Payment signature is invalid' };
     }
     // The mode is a label; an unknown one is dropped rather than failing a real payment.
-    const mode = body.paymentMode?.trim().toUpperCase() ?? null;
-    const known = mode !== null && (ONLINE_PAYMENT_MODES as readonly string[]).includes(mode) ? mode : null;
+    const known = body.paymentMode ? (parseOnlinePaymentMode(body.paymentMode) ?? null) : null;
     const credited = await this.#deps.transactions.run((tx) => this.#complete(tx, session, body.paymentId, known));
     return { success: true, message: credited ? 'Payment verified' : 'Payment was already verified' };
   }
@@ -135,7 +134,7 @@ export class PaymentsService {
       if (outcome.paid) {
         await this.#complete(tx, session, outcome.paymentId, outcome.method?.toUpperCase() ?? null);
       } else if ((await repository.failSession(tx.db, session.id, now)) && session.ride_id !== null) {
-        await this.#deps.rides.recordPayment(tx.db, session.ride_id, { paid: false });
+        await this.#deps.rides.recordPayment(tx, session.ride_id, { paid: false });
       }
       return 'processed';
     });
@@ -144,7 +143,7 @@ export class PaymentsService {
   /** Session completed, ride PAID, payer notified: all or nothing, and only once. */
   async #complete(tx: Tx, session: repository.SessionRow, paymentId: string, mode: string | null): Promise<boolean> {
     if (!(await repository.completeSession(tx.db, session.id, paymentId, mode, this.#deps.clock.now()))) return false;
-    if (session.ride_id !== null) await this.#deps.rides.recordPayment(tx.db, session.ride_id, { paid: true, reference: paymentId });
+    if (session.ride_id !== null) await this.#deps.rides.recordPayment(tx, session.ride_id, { paid: true, reference: paymentId });
     await this.#deps.notifications.record(tx, [{
       userId: session.user_id,
       rideId: session.ride_id,
@@ -162,10 +161,8 @@ export class PaymentsService {
 }
 
 function onlineMode(value: string): string {
-  const mode = value.trim().toUpperCase();
-  if (!(ONLINE_PAYMENT_MODES as readonly string[]).includes(mode)) {
-    throw badRequest(`paymentMode must be one of ${ONLINE_PAYMENT_MODES.join(', ')} for an online payment`);
-  }
+  const mode = parseOnlinePaymentMode(value);
+  if (!mode) throw badRequest(`paymentMode must be one of ${ONLINE_PAYMENT_MODES.join(', ')} for an online payment`);
   return mode;
 }
 

@@ -1,10 +1,10 @@
 import type { NewNotification } from '../notifications/notifications.service.ts';
-import type { CancelledBy } from './pricing.ts';
 import type { RideRow } from './rides.repository.ts';
+import type { CancelledBy } from './rides.schemas.ts';
 
 // Who hears about what, and in which words. Codes (OTPs) never go into a notification.
 
-const trip = (ride: RideRow) =>
+const trip = (ride: Pick<RideRow, 'pickup_location' | 'drop_location'>) =>
   ride.pickup_location && ride.drop_location ? ` from ${ride.pickup_location} to ${ride.drop_location}` : '';
 
 const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: string, title: string, message: string): NewNotification => ({
@@ -15,9 +15,13 @@ const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: string, titl
   message,
 });
 
-export const rideRequested = (ride: RideRow): NewNotification[] => [
-  note(ride, ride.rider_id, 'RIDE_REQUESTED', 'Looking for a driver', `Ride #${ride.id}${trip(ride)} is booked for ₹${ride.fare}. We will tell you when a driver accepts.`),
-];
+/** Written with the booking in one statement, before the ride has an id (the statement links them). */
+export const rideRequested = (ride: Pick<RideRow, 'rider_id' | 'pickup_location' | 'drop_location' | 'fare'>): NewNotification => ({
+  userId: ride.rider_id,
+  eventType: 'RIDE_REQUESTED',
+  title: 'Looking for a driver',
+  message: `Your ride${trip(ride)} is booked for ₹${ride.fare}. We will tell you when a driver accepts.`,
+});
 
 export const rideAccepted = (ride: RideRow): NewNotification[] => [
   note(ride, ride.rider_id, 'RIDE_ACCEPTED', 'Driver on the way', `A driver accepted ride #${ride.id} and is heading to your pickup point.`),
@@ -49,3 +53,6 @@ export function rideCancelled(ride: RideRow, by: CancelledBy): NewNotification[]
   }
   return notes;
 }
+
+export const noDriverFound = (ride: Pick<RideRow, 'id' | 'rider_id'>): NewNotification =>
+  note(ride, ride.rider_id, 'NO_DRIVER_FOUND', 'No driver found yet', `No driver has taken ride #${ride.id} yet. It stays open: a driver may still accept it, or you can cancel it at no charge.`);

@@ -1,18 +1,101 @@
 import { toIso, toIsoOrNull } from '../../platform/clock.ts';
-import type { DriverPosition } from '../../platform/geo/driver-index.ts';
-import type { RideType } from './pricing.ts';
-import type { RideRow, RideSnapshot } from './rides.repository.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
+import { livePosition, publicPositionVisible, type Viewer } from './ride-access.ts';
+import type { RideRow } from './rides.repository.ts';
 import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
-// The one place where ride rows become API objects.
+// The one place where ride rows become API objects, for each kind of caller.
 
-export function toPublicRide(row: RideRow, riderName?: string): PublicRide {
+/** A driver position as the drivers module reports it. */
+export interface ShownPosition {
+  lat: number;
+  lon: number;
+  updatedAt: number;
+}
+
+/** Which of the ride's two codes an answer carries. */
+export type Codes = 'none' | 'start' | 'end' | 'both';
+
+/** In reads of a ride, its rider sees both codes and nobody else sees any. */
+export const codesFor = (viewer: Viewer): Codes => (viewer === 'rider' ? 'both' : 'none');
+
+type StatusRow = Pick<RideRow, 'id' | 'status' | 'rider_id' | 'driver_id' | 'fare' | 'created_at' | 'accepted_at' | 'driver_lat' | 'driver_lon' | 'driver_location_updated_at'>;
+
+/**
+ * The driver's position as shown with a ride: live while the ride is under way (the drivers
+ * module owns positions), the last one the ride recorded once it ended.
+ */
+function positionFields(row: StatusRow, live: ShownPosition | undefined, visible: boolean) {
+  if (!visible) return { driverLat: null, driverLon: null, driverLocationUpdatedAt: null };
+  if (livePosition(row.status)) {
+    return live
+      ? { driverLat: live.lat, driverLon: live.lon, driverLocationUpdatedAt: toIso(live.updatedAt) }
+      : { driverLat: null, driverLon: null, driverLocationUpdatedAt: null };
+  }
+  return { driverLat: row.driver_lat, driverLon: row.driver_lon, driverLocationUpdatedAt: toIsoOrNull(row.driver_location_updated_at) };
+}
+
+function statusFields(row: StatusRow, position: ReturnType<typeof positionFields>): RideStatusView {
   return {
     id: row.id,
     status: row.status as RideStatus,
     riderId: row.rider_id,
-    ...(riderName === undefined ? {} : { riderName }),
     driverId: row.driver_id,
+    fare: row.fare,
+    createdAt: toIso(row.created_at),
+    acceptedAt: toIsoOrNull(row.accepted_at),
+    ...position,
+  };
+}
+
+/** What anyone may follow of a ride by its id: no places, and the position only while it is public. */
+export function toRideStatus(row: StatusRow, live: ShownPosition | undefined, riderSharesTrips: boolean): RideStatusView {
+  return statusFields(row, positionFields(row, live, publicPositionVisible(row.status, riderSharesTrips)));
+}
+
+/** An open request as drivers browse them: places and fare, no codes, no e-mail. */
+export function toPublicRide(row: RideRow, riderName?: string): PublicRide {
+  return {
+    ...statusFields(row, positionFields(row, undefined, false)),
+    ...(riderName === undefined ? {} : { riderName }),
+    ...tripFields(row),
+  };
+}
+
+/**
+ * The whole ride for its rider, its driver or an admin. Codes only where they are handed out: the
+ * rider's own reads of the ride (an app that restarts must find them), the booking, and the
+ * driver's accept (start code) and pickup (end code) answers as the spec says.
+ */
+export function toRide(row: RideRow, options: { riderName?: string; position?: ShownPosition; codes?: Codes } = {}): Ride {
+  const codes = options.codes ?? 'none';
+  return {
+    ...statusFields(row, positionFields(row, options.position, true)),
+    ...(options.riderName === undefined ? {} : { riderName: options.riderName }),
+    ...tripFields(row),
+    paymentReference: row.payment_reference,
+    pickedAt: toIsoOrNull(row.picked_at),
+    completedAt: toIsoOrNull(row.completed_at),
+    cancelledAt: toIsoOrNull(row.cancelled_at),
+    cancellationReason: row.cancellation_reason,
+    cancelledBy: row.cancelled_by,
+    cancellationFee: row.cancellation_fee,
+    riderRating: row.rider_rating,
+    riderFeedback: row.rider_feedback,
+    driverRating: row.driver_rating,
+    driverFeedback: row.driver_feedback,
+    firstOfferAt: toIsoOrNull(row.first_offer_at),
+    offerCount: row.offer_count ?? 0,
+    pickupDistanceKm: row.pickup_distance_km,
+    noDriverFoundAt: toIsoOrNull(row.no_driver_at),
+    pricingVersion: row.pricing_version,
+    ...(codes === 'start' || codes === 'both' ? { startOtp: row.start_otp } : {}),
+    ...(codes === 'end' || codes === 'both' ? { endOtp: row.end_otp } : {}),
+  };
+}
+
+function tripFields(row: RideRow) {
+  return {
     rideType: row.ride_type as RideType,
     pickupLocation: row.pickup_location,
     dropLocation: row.drop_location,
@@ -26,56 +109,8 @@ export function toPublicRide(row: RideRow, riderName?: string): PublicRide {
     dropLandmark: row.drop_landmark,
     distanceKm: row.distance_km,
     durationMinutes: row.duration_minutes,
-    fare: row.fare,
     surgeMultiplier: row.surge_multiplier,
     paymentMode: row.payment_mode,
     paymentStatus: row.payment_status,
-    createdAt: toIso(row.created_at),
-    acceptedAt: toIsoOrNull(row.accepted_at),
-    driverLat: row.driver_lat,
-    driverLon: row.driver_lon,
-    driverLocationUpdatedAt: toIsoOrNull(row.driver_location_updated_at),
-  };
-}
-
-/** The participants' view. OTPs are added only where the spec hands them out. */
-export function toRide(row: RideRow, options: { riderName?: string; otps?: 'start' | 'end' | 'both' } = {}): Ride {
-  return {
-    ...toPublicRide(row, options.riderName),
-    paymentReference: row.payment_reference,
-    pickedAt: toIsoOrNull(row.picked_at),
-    completedAt: toIsoOrNull(row.completed_at),
-    cancelledAt: toIsoOrNull(row.cancelled_at),
-    cancellationReason: row.cancellation_reason,
-    cancelledBy: row.cancelled_by,
-    cancellationFee: row.cancellation_fee,
-    riderRating: row.rider_rating,
-    riderFeedback: row.rider_feedback,
-    driverRating: row.driver_rating,
-    driverFeedback: row.driver_feedback,
-    ...(options.otps === 'start' || options.otps === 'both' ? { startOtp: row.start_otp } : {}),
-    ...(options.otps === 'end' || options.otps === 'both' ? { endOtp: row.end_otp } : {}),
-  };
-}
-
-/** A ride in progress shows its driver's newest position, even before the batch reaches the row. */
-export function toRideStatus(row: RideSnapshot, position: DriverPosition | undefined): RideStatusView {
-  const live =
-    position !== undefined &&
-    (row.status === 'ACCEPTED' || row.status === 'PICKED') &&
-    position.driverId === row.driver_id &&
-    (row.driver_location_updated_at === null || row.driver_location_updated_at <= position.updatedAt);
-  const updatedAt = live ? position.updatedAt : row.driver_location_updated_at;
-  return {
-    id: row.id,
-    status: row.status as RideStatus,
-    riderId: row.rider_id,
-    driverId: row.driver_id,
-    fare: row.fare,
-    createdAt: toIso(row.created_at),
-    acceptedAt: toIsoOrNull(row.accepted_at),
-    driverLat: live ? position.lat : row.driver_lat,
-    driverLon: live ? position.lon : row.driver_lon,
-    driverLocationUpdatedAt: toIsoOrNull(updatedAt),
   };
 }

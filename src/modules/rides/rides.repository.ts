@@ -1,39 +1,95 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { MAX_ID, type Db, type RidesTable } from '../../db/database.ts';
-import { prepared, preparedInsert } from '../../db/prepared.ts';
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { MAX_ID, type Db, type NotificationsTable, type RidesTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
-import type { RideStatus } from './rides.schemas.ts';
+import { ACTIVE_STATUSES, OPEN_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 export type RideRow = Selectable<RidesTable>;
+export type NewRide = Omit<Insertable<RidesTable>, 'id' | 'open_slot'>;
 
 const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
 
-/** Every column a booking writes; the statement is compiled once (bookings are the hottest write). */
-export const insertRide: (db: Db, ride: Insertable<RidesTable>) => Promise<RideRow> = preparedInsert('rides', [
-  'rider_id', 'driver_id', 'status', 'ride_type', 'pickup_location', 'drop_location', 'pickup_lat', 'pickup_lon', 'drop_lat',
-  'drop_lon', 'pickup_plus_code', 'drop_plus_code', 'pickup_landmark', 'drop_landmark', 'distance_km', 'duration_minutes',
-  'surge_multiplier', 'fare', 'payment_mode', 'payment_status', 'payment_reference', 'start_otp', 'end_otp', 'created_at',
-]);
+/**
+ * The rider's lowest free slot among 1..maxOpen (the smallest free one is 1 or a taken one + 1),
+ * or 1 when all are taken, which then breaks the (rider, slot) unique index of open rides: so a
+ * rider holds at most `maxOpen` open rides even when bookings race on PostgreSQL.
+ */
+function openSlot(db: WriteDb, riderId: number, maxOpen: number) {
+  const taken = () => db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', OPEN_STATUSES).where('open_slot', 'is not', null);
+  const candidates = db
+    .selectNoFrom(sql<number>`1`.as('candidate'))
+    .unionAll(taken().select(sql<number>`open_slot + 1`.as('candidate')))
+    .as('candidates');
+  const free = db
+    .selectFrom(candidates)
+    .select((eb) => eb.fn.min<number>('candidate').as('slot'))
+    .where('candidate', '<=', maxOpen)
+    .where('candidate', 'not in', taken().select(sql<number>`open_slot`.as('slot')));
+  return sql<number>`coalesce((${free}), 1)`;
+}
+
+/**
+ * Books a ride and writes its first notification. On PostgreSQL this is one statement (the
+ * notification in a CTE), so a booking costs one round trip instead of four (BEGIN, two INSERTs,
+ * COMMIT): it runs without a transaction block, being atomic by itself. The notification row comes
+ * from the notifications module; only this hot path writes it from here. Undefined when the
+ * rider's open-ride slots are all taken.
+ */
+export async function insertBooking(
+  db: WriteDb,
+  ride: NewRide,
+  maxOpen: number,
+  notice: Omit<Insertable<NotificationsTable>, 'ride_id'>,
+): Promise<{ ride: RideRow; noticeId: number } | undefined> {
+  const values = { ...ride, open_slot: openSlot(db, ride.rider_id, maxOpen) };
+  try {
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      const row = await db
+        .with('ride', (q) => q.insertInto('rides').values(values).returningAll())
+        .with('notice', (q) =>
+          q
+            .insertInto('notifications')
+            .columns(['user_id', 'ride_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'])
+            .expression((eb) =>
+              eb.selectFrom('ride').select([
+                sql<number>`${notice.user_id}::integer`.as('user_id'),
+                'ride.id',
+                sql<string>`${notice.title}::text`.as('title'),
+                sql<string>`${notice.message}::text`.as('message'),
+                sql<string>`${notice.channel}::text`.as('channel'),
+                sql<string>`${notice.event_type}::text`.as('event_type'),
+                sql<number>`${notice.read}::integer`.as('read'),
+                sql<string>`${notice.status}::text`.as('status'),
+                sql<number>`${notice.created_at}::bigint`.as('created_at'),
+                sql<number | null>`${notice.delivered_at}::bigint`.as('delivered_at'),
+              ]),
+            )
+            .returning('id'),
+        )
+        .selectFrom(['ride', 'notice'])
+        .selectAll('ride')
+        .select('notice.id as notice_id')
+        .executeTakeFirstOrThrow();
+      const { notice_id: noticeId, ...booked } = row;
+      return { ride: booked, noticeId };
+    }
+    const booked = await db.insertInto('rides').values(values).returningAll().executeTakeFirstOrThrow();
+    const { id: noticeId } = await db.insertInto('notifications').values({ ...notice, ride_id: booked.id }).returning('id').executeTakeFirstOrThrow();
+    return { ride: booked, noticeId };
+  } catch (error) {
+    if (isSlotTaken(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The rider's open rides are at their limit, or a concurrent booking took the same slot. */
+function isSlotTaken(error: unknown): boolean {
+  const { message, constraint } = (error ?? {}) as { message?: unknown; constraint?: unknown };
+  return constraint === 'rides_open_slot_per_rider' || (typeof message === 'string' && message.includes('rides.open_slot'));
+}
 
 export async function findRide(db: Db, id: number): Promise<RideRow | undefined> {
   if (id > MAX_ID) return undefined;
   return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-const selectSnapshot = prepared((db) =>
-  db
-    .selectFrom('rides')
-    .select([
-      'id', 'status', 'rider_id', 'driver_id', 'fare', 'created_at', 'accepted_at', 'driver_lat', 'driver_lon',
-      'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'arriving_notified_at',
-    ])
-    .where('id', '=', 0),
-);
-/** What public status reads and position reports need of a ride: the two most frequent requests. */
-export type RideSnapshot = Awaited<ReturnType<typeof selectSnapshot>>[number];
-
-export async function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | undefined> {
-  return id > MAX_ID ? undefined : (await selectSnapshot(db, [id]))[0];
 }
 
 export function listByStatus(db: Db, status: RideStatus, page: Page): Promise<RideRow[]> {
@@ -52,13 +108,70 @@ export function listForUser(db: Db, userId: number, page: Page): Promise<RideRow
   return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
 }
 
-/** Moves a ride from one status to the next; false when it was no longer in `from`. */
-export async function transition(db: Db, id: number, from: RideStatus, changes: Updateable<RidesTable> & { status: RideStatus }): Promise<boolean> {
-  return changed(await db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst());
+/** The user's rides in REQUESTED, ACCEPTED or PICKED, as rider or as driver, newest first. */
+export function listOpenForUser(db: Db, userId: number): Promise<RideRow[]> {
+  return db
+    .selectFrom('rides')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('rider_id', '=', userId), eb('status', 'in', OPEN_STATUSES)]),
+        eb.and([eb('driver_id', '=', userId), eb('status', 'in', ACTIVE_STATUSES)]),
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+const SNAPSHOT_COLUMNS = [
+  'id', 'status', 'rider_id', 'driver_id', 'fare', 'created_at', 'accepted_at', 'driver_lat', 'driver_lon',
+  'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'arriving_notified_at',
+] as const;
+
+/** What public status reads and position reports need of a ride: the two most frequent requests. */
+export type RideSnapshot = Pick<RideRow, (typeof SNAPSHOT_COLUMNS)[number]>;
+
+export function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | undefined> {
+  if (id > MAX_ID) return Promise.resolve(undefined);
+  return db.selectFrom('rides').select(SNAPSHOT_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The id of the ride a driver is on now (ACCEPTED or PICKED), if any. */
+export async function findActiveRideId(db: Db, driverId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  return row?.id;
+}
+
+/** Moves a ride from one status to the next; the updated row, or undefined when it was no longer in `from`. */
+export function transition(db: WriteDb, id: number, from: RideStatus, changes: Updateable<RidesTable> & { status: RideStatus }): Promise<RideRow | undefined> {
+  return db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', from).returningAll().executeTakeFirst();
+}
+
+/**
+ * Accepts a REQUESTED ride for a driver who is on no other ride, in one conditional statement: a
+ * busy driver changes nothing instead of breaking the one-active-ride index (which still guards
+ * concurrent accepts on PostgreSQL). Undefined when the ride or the driver was not free.
+ */
+export function acceptRide(db: WriteDb, id: number, driverId: number, now: number): Promise<RideRow | undefined> {
+  return db
+    .updateTable('rides')
+    .set({ status: 'ACCEPTED', driver_id: driverId, accepted_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'REQUESTED')
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('rides as busy').select('busy.id').where('busy.driver_id', '=', driverId).where('busy.status', 'in', ACTIVE_STATUSES))),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Whether the driver is on an ACCEPTED or PICKED ride. */
+export async function isDriverBusy(db: Db, driverId: number): Promise<boolean> {
+  return (await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst()) !== undefined;
 }
 
 /** The rider's or the driver's rating of a completed ride; false when that party has rated already. */
-export async function setFeedback(db: Db, id: number, party: 'rider' | 'driver', rating: number, comment: string): Promise<boolean> {
+export async function setFeedback(db: WriteDb, id: number, party: 'rider' | 'driver', rating: number, comment: string): Promise<boolean> {
   const [ratingColumn, feedbackColumn] = party === 'rider' ? (['rider_rating', 'rider_feedback'] as const) : (['driver_rating', 'driver_feedback'] as const);
   const result = await db
     .updateTable('rides')
@@ -71,7 +184,7 @@ export async function setFeedback(db: Db, id: number, party: 'rider' | 'driver',
 }
 
 /** Claims the one DRIVER_ARRIVING notice of a ride; true for exactly one caller. */
-export async function claimArrivingNotice(db: Db, id: number, now: number): Promise<boolean> {
+export async function claimArrivingNotice(db: WriteDb, id: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('rides')
     .set({ arriving_notified_at: now })
@@ -82,93 +195,37 @@ export async function claimArrivingNotice(db: Db, id: number, now: number): Prom
   return changed(result);
 }
 
-export interface RidePosition {
-  lat: number;
-  lon: number;
-  at: number;
-}
-
-// Parameters in statement order: lat, lon, at, id, at.
-const updateDriverPosition = prepared((db) =>
-  db
-    .updateTable('rides')
-    .set({ driver_lat: 0, driver_lon: 0, driver_location_updated_at: 0 })
-    .where('id', '=', 0)
-    .where((eb) => eb.or([eb('driver_location_updated_at', 'is', null), eb('driver_location_updated_at', '<=', 0)])),
-);
-
-/** Writes the latest driver position of many rides; an older position never replaces a newer one (a tie goes to the later write). */
-export async function writeDriverPositions(db: Db, positions: ReadonlyArray<[number, RidePosition]>): Promise<void> {
-  for (const [id, { lat, lon, at }] of positions) await updateDriverPosition(db, [lat, lon, at, id, at]);
-}
-
 /** PAID with the provider's payment id, or FAILED; a PAID ride stays PAID. */
-export async function setPaymentOutcome(db: Db, id: number, outcome: { payment_status: 'PAID' | 'FAILED'; payment_reference?: string }): Promise<void> {
+export async function setPaymentOutcome(db: WriteDb, id: number, outcome: { payment_status: 'PAID' | 'FAILED'; payment_reference?: string }): Promise<void> {
   await db.updateTable('rides').set(outcome).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();
 }
 
-// Aggregates for the demand model: counts only, answered from the indexes on created_at and status.
-
-/**
- * Rides created per bucket since `since`; `start` is the bucket's first millisecond. With 15-minute
- * buckets the counts come from the rides_created_bucket index alone, already in bucket order.
- */
-export async function countCreatedPerBucket(db: Db, since: number, bucketMs: number): Promise<Array<{ start: number; count: number }>> {
-  const bucket = sql<number>`created_at / ${sql.lit(bucketMs)}`;
-  const rows = await db
+/** Open requests dispatch may offer: REQUESTED, with a pickup point, not yet given up on. Oldest first. */
+export function listDispatchable(db: Db): Promise<Array<Pick<RideRow, 'id' | 'rider_id' | 'ride_type' | 'fare' | 'pickup_lat' | 'pickup_lon' | 'pickup_zone' | 'created_at'>>> {
+  return db
     .selectFrom('rides')
-    .select([bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('count')])
-    .where(bucket, '>=', Math.floor(since / bucketMs))
-    .where('created_at', '>=', since)
-    .groupBy(bucket)
+    .select(['id', 'rider_id', 'ride_type', 'fare', 'pickup_lat', 'pickup_lon', 'pickup_zone', 'created_at'])
+    .where('status', '=', 'REQUESTED')
+    .where('no_driver_at', 'is', null)
+    .where('pickup_lat', 'is not', null)
+    .orderBy('id')
     .execute();
-  return rows.map((row) => ({ start: Number(row.bucket) * bucketMs, count: Number(row.count) }));
 }
 
-export async function countCreatedSince(db: Db, since: number): Promise<number> {
-  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('created_at', '>=', since).executeTakeFirstOrThrow();
-  return Number(row.count);
+/** One more offer of the ride; the first one's time is kept. */
+export async function countOffer(db: WriteDb, id: number, at: number): Promise<void> {
+  await db
+    .updateTable('rides')
+    .set((eb) => ({ first_offer_at: eb.fn.coalesce('first_offer_at', eb.val(at)), offer_count: eb(eb.fn.coalesce('offer_count', eb.val(0)), '+', 1) }))
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function countWithStatus(db: Db, status: RideStatus): Promise<number> {
-  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', status).executeTakeFirstOrThrow();
-  return Number(row.count);
+export async function setPickupDistance(db: WriteDb, id: number, km: number): Promise<void> {
+  await db.updateTable('rides').set({ pickup_distance_km: km }).where('id', '=', id).execute();
 }
 
-/** Drivers on an ACCEPTED or PICKED ride. */
-export async function countBusyDrivers(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('rides')
-    .select((eb) => eb.fn.count<number>('driver_id').distinct().as('count'))
-    .where('status', 'in', ['ACCEPTED', 'PICKED'])
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/**
- * Drivers with ride activity since `since`: on a ride now, or accepted, finished or lost one since.
- * (Picking up and reporting positions happen between accepting and finishing.)
- */
-export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
-  // UNION ALL then DISTINCT: a plain UNION lets SQLite merge ordered walks of the whole driver index.
-  const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') => db.selectFrom('rides').select('driver_id').where(column, '>=', since);
-  const activity = driversWhere('accepted_at')
-    .unionAll(driversWhere('completed_at'))
-    .unionAll(driversWhere('cancelled_at'))
-    .unionAll(db.selectFrom('rides').select('driver_id').where('status', 'in', ['ACCEPTED', 'PICKED']))
-    .as('activity');
-  const rows = await db.selectFrom(activity).select('driver_id').distinct().execute();
-  // Rides cancelled before any driver took them have none.
-  return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
-}
-
-/** Mean request-to-accept delay in ms of rides created since `since`, and how many were accepted. */
-export async function acceptDelaySince(db: Db, since: number): Promise<{ meanMs: number | undefined; accepted: number }> {
-  const row = await db
-    .selectFrom('rides')
-    .select([sql<number | null>`avg(accepted_at - created_at)`.as('mean'), (eb) => eb.fn.count<number>('accepted_at').as('accepted')])
-    .where('created_at', '>=', since)
-    .where('accepted_at', 'is not', null)
-    .executeTakeFirstOrThrow();
-  return { meanMs: row.mean === null ? undefined : Number(row.mean), accepted: Number(row.accepted) };
+/** Marks that no driver was found for a REQUESTED ride; the row when this call did it. */
+export function markNoDriver(db: WriteDb, id: number, now: number): Promise<RideRow | undefined> {
+  return db.updateTable('rides').set({ no_driver_at: now }).where('id', '=', id).where('status', '=', 'REQUESTED').where('no_driver_at', 'is', null).returningAll().executeTakeFirst();
 }

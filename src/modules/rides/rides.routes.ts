@@ -4,39 +4,26 @@ import { Type } from 'typebox';
 import { authUser } from '../../platform/auth/authenticate.ts';
 import { DRIVER_ROLES, RIDER_ROLES } from '../../platform/auth/roles.ts';
 import { AppError, errorResponses } from '../../platform/errors.ts';
-import { toPage } from '../../platform/pagination.ts';
-import type { DriversService } from '../drivers/drivers.service.ts';
+import { NearbyDriver } from '../../platform/geo/driver-index.ts';
+import { NEXT_CURSOR_HEADER, PagedHeaders, toPage } from '../../platform/pagination.ts';
+import { FareEstimate } from '../pricing/pricing.schemas.ts';
+import type { RideServices } from './rides.module.ts';
 import {
   BookBody,
   CancelBody,
   EstimateQuery,
-  FareEstimate,
   FeedbackBody,
   ListQuery,
   LocationBody,
-  NearbyDriver,
+  LocationResponse,
   NearbyQuery,
   PublicRide,
   RATING_MESSAGE,
   Ride,
   RideIdParams,
-  RideStatusView,
+  RideStatusResponse,
   StatusBody,
 } from './rides.schemas.ts';
-import type { RidesService } from './rides.service.ts';
-
-const NEXT_CURSOR_HEADER = 'x-next-cursor';
-const pagedHeaders = Type.Object({ [NEXT_CURSOR_HEADER]: Type.Optional(Type.String({ description: 'Pass as `cursor` for the next page' })) });
-
-const LocationResponse = Type.Object({
-  id: Type.Integer(),
-  status: Type.String(),
-  riderId: Type.Integer(),
-  driverId: Type.Integer(),
-  driverLat: Type.Number(),
-  driverLon: Type.Number(),
-  driverLocationUpdatedAt: Type.String({ format: 'date-time' }),
-});
 
 // Any problem with the rating, including a missing body, answers with the spec's exact sentence.
 function feedbackErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
@@ -47,7 +34,7 @@ function feedbackErrors(errors: FastifySchemaValidationError[], dataVar: string)
   return new AppError(400, 'VALIDATION_FAILED', errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? 'is invalid'}`).join('; '));
 }
 
-export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: { rides: RidesService; drivers: DriversService }) {
+export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['rides'];
   const open = { public: true };
@@ -55,7 +42,7 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
   app.get('/estimate', {
     config: open,
     schema: { tags, summary: 'Fare quote; a booking of the same trip is charged `fare`', querystring: EstimateQuery, response: { 200: FareEstimate, ...errorResponses(400) } },
-  }, async (request) => rides.estimate(request.query));
+  }, async (request) => rides.quotes.estimate(request.query));
 
   app.get('/drivers/nearby', {
     config: open,
@@ -67,7 +54,7 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
     },
   }, async (request) => {
     const { lat, lon, radiusKm, limit } = request.query;
-    return drivers.nearby({ lat, lon }, radiusKm, limit);
+    return rides.drivers.nearby({ lat, lon }, radiusKm, limit);
   });
 
   app.get('/requested', {
@@ -76,18 +63,24 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
       tags,
       summary: 'Open ride requests, newest first',
       querystring: ListQuery,
-      response: { 200: { ...Type.Array(PublicRide), headers: pagedHeaders }, ...errorResponses(400) },
+      response: { 200: { ...Type.Array(PublicRide), headers: PagedHeaders }, ...errorResponses(400) },
     },
   }, async (request, reply) => {
-    const { rides: list, nextCursor } = await rides.requested(toPage(request.query));
+    const { rides: list, nextCursor } = await rides.queries.requested(toPage(request.query));
     if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
     return list;
   });
 
   app.get('/status/:rideId', {
-    config: open,
-    schema: { tags, summary: "A ride's status and its driver's latest position", params: RideIdParams, response: { 200: RideStatusView, ...errorResponses(400, 404) } },
-  }, async (request) => rides.publicStatus(request.params.rideId));
+    // Anyone may follow a ride; with a token, its rider and driver get their whole view of it.
+    config: { public: true, identifies: true },
+    schema: {
+      tags,
+      summary: "A ride's status and, while it is public, its driver's position; the whole ride for its rider (with codes) and driver",
+      params: RideIdParams,
+      response: { 200: RideStatusResponse, ...errorResponses(400, 401, 404) },
+    },
+  }, async (request) => rides.queries.status(request.user, request.params.rideId));
 
   app.post('/status/:rideId', {
     schema: {
@@ -97,25 +90,33 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
       body: StatusBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
-  }, async (request) => rides.changeStatus(authUser(request), request.params.rideId, request.body));
+  }, async (request) => rides.lifecycle.changeStatus(authUser(request), request.params.rideId, request.body));
 
   app.post('/book', {
     config: { roles: RIDER_ROLES },
-    schema: { tags, summary: 'Book a ride; the answer carries startOtp and endOtp', body: BookBody, response: { 200: Ride, ...errorResponses(400, 401, 403) } },
-  }, async (request) => rides.book(authUser(request), request.body));
+    schema: { tags, summary: 'Book a ride; the answer carries startOtp and endOtp', body: BookBody, response: { 200: Ride, ...errorResponses(400, 401, 403, 409) } },
+  }, async (request) => rides.booking.book(authUser(request), request.body));
 
   app.get('/history', {
     schema: {
       tags,
-      summary: 'Rides you booked or drove, newest first',
+      summary: 'Rides you booked or drove, newest first, in your view of them',
       querystring: ListQuery,
-      response: { 200: { ...Type.Array(Ride), headers: pagedHeaders }, ...errorResponses(400, 401) },
+      response: { 200: { ...Type.Array(Ride), headers: PagedHeaders }, ...errorResponses(400, 401) },
     },
   }, async (request, reply) => {
-    const { rides: list, nextCursor } = await rides.history(authUser(request), toPage(request.query));
+    const { rides: list, nextCursor } = await rides.queries.history(authUser(request), toPage(request.query));
     if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
     return list;
   });
+
+  app.get('/active', {
+    schema: {
+      tags,
+      summary: 'Your rides in REQUESTED, ACCEPTED or PICKED, as rider or driver, in your view (with your codes as the rider)',
+      response: { 200: Type.Array(Ride), ...errorResponses(401) },
+    },
+  }, async (request) => rides.queries.active(authUser(request)));
 
   app.post('/feedback/:rideId', {
     schemaErrorFormatter: feedbackErrors,
@@ -126,7 +127,7 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
       body: FeedbackBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => rides.feedback(authUser(request), request.params.rideId, request.body.rating, request.body.comment));
+  }, async (request) => rides.feedback.give(authUser(request), request.params.rideId, request.body.rating, request.body.comment));
 
   app.post('/cancel/:rideId', {
     schema: {
@@ -136,7 +137,7 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
       body: CancelBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => rides.cancel(authUser(request), request.params.rideId, request.body?.reason));
+  }, async (request) => rides.cancellation.cancel(authUser(request), request.params.rideId, request.body?.reason));
 
   app.post('/location/:rideId', {
     config: { roles: DRIVER_ROLES },
@@ -147,5 +148,5 @@ export async function ridesRoutes(fastify: FastifyInstance, { rides, drivers }: 
       body: LocationBody,
       response: { 200: LocationResponse, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => rides.updateLocation(authUser(request), request.params.rideId, request.body));
+  }, async (request) => rides.tracking.report(authUser(request), request.params.rideId, request.body));
 }

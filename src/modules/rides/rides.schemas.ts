@@ -1,12 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
 import { Latitude, Longitude, Nullable, OptionalText, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
-import { RIDE_TYPES } from './pricing.ts';
+import { PAYMENT_MODES, RIDE_TYPES } from '../../platform/vocabulary.ts';
 
 export const RIDE_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED', 'CANCELLED'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
-export const PAYMENT_MODES = ['CASH', 'UPI', 'CARD', 'WALLET'] as const;
-export type PaymentMode = (typeof PAYMENT_MODES)[number];
+/** A rider holds a ride in these states; a driver is busy with one in the last two. */
+export const OPEN_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED'] as const satisfies readonly RideStatus[];
+export const ACTIVE_STATUSES = ['ACCEPTED', 'PICKED'] as const satisfies readonly RideStatus[];
+export const CANCELLED_BY = ['rider', 'driver', 'admin'] as const;
+export type CancelledBy = (typeof CANCELLED_BY)[number];
 export const RATING_MESSAGE = 'Rating must be a number between 1 and 5.';
 
 const LOCATION_MAX = 200;
@@ -26,8 +29,6 @@ export const BookBody = Type.Object({
   pickupLon: OptionalCoordinate(Longitude),
   dropLat: OptionalCoordinate(Latitude),
   dropLon: OptionalCoordinate(Longitude),
-  pickupPlusCode: OptionalText(20),
-  dropPlusCode: OptionalText(20),
   paymentMode: Type.Optional(Type.String({ maxLength: 20, description: `One of ${PAYMENT_MODES.join(', ')} in any case; defaults to your settings' payment method` })),
   rideType: Type.Optional(Type.String({ maxLength: 10, description: `One of ${RIDE_TYPES.join(', ')}; default mini` })),
 });
@@ -61,13 +62,6 @@ export const NearbyQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
 });
 
-export const NearbyDriver = Type.Object({
-  driverId: Type.Integer(),
-  lat: Type.Number(),
-  lon: Type.Number(),
-  distanceKm: Type.Number(),
-});
-
 export const EstimateQuery = Type.Object({
   distanceKm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'Required unless all four coordinates are given' })),
   rideType: Type.Optional(Type.String({ maxLength: 10 })),
@@ -78,34 +72,29 @@ export const EstimateQuery = Type.Object({
 });
 export type EstimateQuery = Static<typeof EstimateQuery>;
 
-export const FareEstimate = Type.Object({
-  distanceKm: Type.Number(),
-  durationMinutes: Type.Integer(),
-  rideType: Type.Enum(RIDE_TYPES),
-  currency: Type.Literal('INR'),
-  fare: Type.Integer({ description: 'What a booking of this trip is charged now' }),
-  estimatedFare: Type.Integer(),
-  fareMin: Type.Integer(),
-  fareMax: Type.Integer(),
-  baseFare: Type.Number(),
-  distanceFare: Type.Number(),
-  timeFare: Type.Number(),
-  surgeMultiplier: Type.Number(),
-  etaMinMinutes: Type.Integer({ description: 'Pickup wait, low end' }),
-  etaMaxMinutes: Type.Integer({ description: 'Pickup wait, high end' }),
-});
 
 const text = Nullable(Type.String());
 const number = Nullable(Type.Number());
 const integer = Nullable(Type.Integer());
 
-// Fields anyone may see about a ride: no codes, no e-mail, no feedback.
-const publicFields = {
+// What anyone may follow of a ride by its id (spec 4.2): its state and its driver's position, not
+// where the rider goes. The position shows only while the driver is on the way (decisions.md).
+const statusFields = {
   id: Type.Integer(),
   status: Type.Enum(RIDE_STATUSES),
   riderId: Type.Integer(),
-  riderName: Type.Optional(Type.String()),
   driverId: integer,
+  fare: Type.Integer(),
+  createdAt: Timestamp,
+  acceptedAt: OptionalTimestamp,
+  driverLat: number,
+  driverLon: number,
+  driverLocationUpdatedAt: OptionalTimestamp,
+};
+
+// Where the ride goes and what it costs: open requests show these to drivers.
+const tripFields = {
+  riderName: Type.Optional(Type.String()),
   rideType: Type.Enum(RIDE_TYPES),
   pickupLocation: text,
   dropLocation: text,
@@ -119,51 +108,60 @@ const publicFields = {
   dropLandmark: text,
   distanceKm: Type.Number(),
   durationMinutes: Type.Integer(),
-  fare: Type.Integer(),
   surgeMultiplier: Type.Number(),
   paymentMode: Type.String(),
   paymentStatus: text,
-  createdAt: Timestamp,
-  acceptedAt: OptionalTimestamp,
-  driverLat: number,
-  driverLon: number,
-  driverLocationUpdatedAt: OptionalTimestamp,
 };
 
-/** An open request as drivers browse them: no codes, no e-mail. */
-export const PublicRide = Type.Object(publicFields);
-export type PublicRide = Static<typeof PublicRide>;
-
-/** What anyone may follow of a ride by its id (spec 4.2): its state and its driver's position, not where the rider goes. */
-export const RideStatusView = Type.Object({
-  id: publicFields.id,
-  status: publicFields.status,
-  riderId: publicFields.riderId,
-  driverId: publicFields.driverId,
-  fare: publicFields.fare,
-  createdAt: publicFields.createdAt,
-  acceptedAt: publicFields.acceptedAt,
-  driverLat: publicFields.driverLat,
-  driverLon: publicFields.driverLon,
-  driverLocationUpdatedAt: publicFields.driverLocationUpdatedAt,
-});
-export type RideStatusView = Static<typeof RideStatusView>;
-
-/** What the ride's rider, its driver and admins see; the OTPs only in the responses the spec names. */
-export const Ride = Type.Object({
-  ...publicFields,
+// What only the ride's rider and driver (and admins) see.
+const participantFields = {
   paymentReference: text,
   pickedAt: OptionalTimestamp,
   completedAt: OptionalTimestamp,
   cancelledAt: OptionalTimestamp,
   cancellationReason: text,
-  cancelledBy: Nullable(Type.String({ enum: ['rider', 'driver', 'admin'] })),
+  cancelledBy: Nullable(Type.String({ enum: CANCELLED_BY })),
   cancellationFee: integer,
   riderRating: integer,
   riderFeedback: text,
   driverRating: integer,
   driverFeedback: text,
-  startOtp: Type.Optional(Type.String()),
-  endOtp: Type.Optional(Type.String()),
-});
+  firstOfferAt: Type.Optional(OptionalTimestamp),
+  offerCount: Type.Optional(Type.Integer({ description: 'How many drivers the ride was offered to' })),
+  pickupDistanceKm: Type.Optional(Nullable(Type.Number({ description: "How far the driver was from the pickup point when they accepted" }))),
+  noDriverFoundAt: Type.Optional(OptionalTimestamp),
+  pricingVersion: Type.Optional(Type.Integer({ description: 'The pricing rules the fare was computed with' })),
+  startOtp: Type.Optional(Type.String({ description: "The rider's code for the pickup; only the rider sees it (and the driver in the accept answer)" })),
+  endOtp: Type.Optional(Type.String({ description: "The rider's code for the drop-off; only the rider sees it (and the driver in the pickup answer)" })),
+};
+
+/** The public view of a ride by id. */
+export const RideStatusView = Type.Object(statusFields);
+export type RideStatusView = Static<typeof RideStatusView>;
+
+/** An open request as drivers browse them: no codes, no e-mail. */
+export const PublicRide = Type.Object({ ...statusFields, ...tripFields });
+export type PublicRide = Static<typeof PublicRide>;
+
+/** What the ride's rider (codes included), its driver (no codes) and admins see. */
+export const Ride = Type.Object({ ...statusFields, ...tripFields, ...participantFields });
 export type Ride = Static<typeof Ride>;
+
+/** GET /rides/status/{id}: the public subset, or the whole ride in the caller's view when the caller takes part. */
+export const RideStatusResponse = Type.Object(
+  { ...statusFields, ...Type.Partial(Type.Object({ ...tripFields, ...participantFields })).properties },
+  { description: "Anyone gets the public fields; the ride's rider (with both codes) and driver (without) get the whole ride" },
+);
+export type RideStatusResponse = Static<typeof RideStatusResponse>;
+
+/** The answer to a position report. */
+export const LocationResponse = Type.Object({
+  id: Type.Integer(),
+  status: Type.Enum(RIDE_STATUSES),
+  riderId: Type.Integer(),
+  driverId: Type.Integer(),
+  driverLat: Type.Number(),
+  driverLon: Type.Number(),
+  driverLocationUpdatedAt: Timestamp,
+});
+export type LocationResponse = Static<typeof LocationResponse>;

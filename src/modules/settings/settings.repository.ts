@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { Db, UserSettingsTable } from '../../db/database.ts';
+import type { Db, UserSettingsTable, WriteDb } from '../../db/database.ts';
 import { toIso } from '../../platform/clock.ts';
 import type { Settings, SettingsUpdate, SettingsValues } from './settings.schemas.ts';
 
@@ -12,7 +12,7 @@ export async function findByUser(db: Db, userId: number): Promise<Settings | und
 }
 
 /** Creates the user's settings with the given values unless they already exist. */
-export async function insertIfMissing(db: Db, userId: number, values: SettingsValues, now: number): Promise<void> {
+export async function insertIfMissing(db: WriteDb, userId: number, values: SettingsValues, now: number): Promise<void> {
   await db
     .insertInto('user_settings')
     .values({ ...(toRow(values) as Required<Updateable<UserSettingsTable>>), user_id: userId, created_at: now, updated_at: now })
@@ -20,7 +20,7 @@ export async function insertIfMissing(db: Db, userId: number, values: SettingsVa
     .execute();
 }
 
-export async function update(db: Db, userId: number, changes: SettingsUpdate, now: number): Promise<void> {
+export async function update(db: WriteDb, userId: number, changes: SettingsUpdate, now: number): Promise<void> {
   await db.updateTable('user_settings').set({ ...toRow(changes), updated_at: now }).where('user_id', '=', userId).execute();
 }
 

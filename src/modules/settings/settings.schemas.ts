@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { RIDE_TYPES } from '../rides/pricing.ts';
+import { PAYMENT_MODES, RIDE_TYPES, type PaymentMode } from '../../platform/vocabulary.ts';
 
-export const PAYMENT_METHODS = ['upi', 'card', 'cash', 'wallet'] as const;
+/** The payment modes, spelled in lower case as the contract shows settings (`upi`, `card`). */
+export const PAYMENT_METHODS = PAYMENT_MODES.map((mode) => mode.toLowerCase() as Lowercase<PaymentMode>);
 export const MAP_STYLES = ['standard', 'satellite', 'terrain', 'dark'] as const;
 export const AC_PREFERENCES = ['any', 'ac', 'non_ac'] as const;
 

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a bearer token. Every other route requires one. */
     public?: boolean;
+    /** A public route that still identifies a caller who sends a token (an invalid one is a 401). */
+    identifies?: boolean;
     /** Roles allowed to call the route (403 for the others); any role when absent. */
     roles?: readonly Role[];
   }
@@ -26,7 +28,10 @@ export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyIn
   app.decorateRequest('user', null);
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.public) return;
+    if (route.config?.public) {
+      if (route.config.identifies) route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), identify];
+      return;
+    }
     const roles = route.config?.roles;
     const admit = (request: FastifyRequest, { id, role }: AuthUser) => {
       request.user = { id, role };
@@ -53,6 +58,19 @@ export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyIn
     route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), authenticate];
     route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
   });
+
+  const identify: onRequestHookHandler = (request, _reply, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined) return done();
+    const match = BEARER.exec(header);
+    if (!match) return done(unauthorized('The Authorization header must be a bearer access token', 'INVALID_TOKEN'));
+    tokens
+      .verify(match[1], 'access')
+      .then(({ id, role }) => {
+        request.user = { id, role };
+      })
+      .then(() => done(), done);
+  };
 });
 
 /** The caller of a protected route. */

@@ -1,5 +1,5 @@
-import { distanceKm, EARTH_RADIUS_KM, type Point } from './geo.ts';
-import { IdTable } from './id-table.ts';
+import { Type, type Static } from 'typebox';
+import type { Point } from './geo.ts';
 
 /** A driver's position is forgotten after two minutes without an update. */
 export const POSITION_TTL_MS = 120_000;
@@ -10,10 +10,14 @@ export interface DriverPosition extends Point {
   updatedAt: number;
 }
 
-export interface NearbyDriver extends Point {
-  driverId: number;
-  distanceKm: number;
-}
+/** A search result, as the index returns it and the API shows it (spec 2.7). */
+export const NearbyDriver = Type.Object({
+  driverId: Type.Integer(),
+  lat: Type.Number(),
+  lon: Type.Number(),
+  distanceKm: Type.Number({ description: 'Kilometres from the queried point' }),
+});
+export type NearbyDriver = Static<typeof NearbyDriver>;
 
 /**
  * Latest position per driver and radius search sorted by distance. In-process by default, Redis
@@ -25,277 +29,12 @@ export interface DriverLocationIndex {
   get(driverId: number, now: number): Promise<DriverPosition | undefined>;
   /** Fresh positions within the radius, nearest first, at most `limit`. */
   nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]>;
+  /** Every fresh position (for counts per zone; its cost follows the number of drivers indexed). */
+  fresh(now: number): Promise<DriverPosition[]>;
   close(): Promise<void>;
 }
 
-// Grid cells of 0.01° (about 1.1 km north-south). A search visits rings of cells around the
-// centre and stops as soon as no unvisited cell can hold a closer driver than the ones found.
-const CELL_DEGREES = 0.01;
-const KM_PER_DEGREE_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
-const COLUMNS = Math.round(360 / CELL_DEGREES);
-const SWEEP_INTERVAL_MS = 10_000;
-
-const rowOf = (lat: number) => Math.floor((lat + 90) / CELL_DEGREES);
-const columnOf = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
-const cellKey = (row: number, column: number) => row * COLUMNS + column;
-
-const NONE = -1;
-
-/**
- * Everything is stored by slot in typed arrays, outside the JS heap: the position and report time,
- * the grid cell, and two intrusive lists through the slots, one per cell (for searching) and one
- * in report order (for dropping stale drivers oldest first). A million drivers take about 110 MB
- * and give the garbage collector next to nothing to walk.
- */
-export class MemoryDriverIndex implements DriverLocationIndex {
-  readonly #slotOf = new IdTable();
-  /** First slot of each non-empty cell. */
-  readonly #cellHead = new Map<number, number>();
-  readonly #free: number[] = [];
-  #capacity = 0;
-  #used = 0;
-  #driverId = new Float64Array(0);
-  #lat = new Float64Array(0);
-  #lon = new Float64Array(0);
-  #updatedAt = new Float64Array(0);
-  #cell = new Int32Array(0);
-  #cellNext = new Int32Array(0);
-  #cellPrev = new Int32Array(0);
-  #newer = new Int32Array(0);
-  #older = new Int32Array(0);
-  #oldest = NONE;
-  #newest = NONE;
-  readonly #sweeper: NodeJS.Timeout;
-  readonly #now: () => number;
-
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-    this.#grow(1024);
-    this.#sweeper = setInterval(() => this.sweep(this.#now()), SWEEP_INTERVAL_MS).unref();
-  }
-
-  get size(): number {
-    return this.#slotOf.size;
-  }
-
-  async upsert(position: DriverPosition): Promise<void> {
-    this.upsertNow(position);
-  }
-
-  /** The synchronous core of upsert, for bulk loading. */
-  upsertNow({ driverId, lat, lon, updatedAt }: DriverPosition): void {
-    const cell = cellKey(rowOf(lat), columnOf(lon));
-    let slot = this.#slotOf.get(driverId);
-    if (slot === NONE) {
-      slot = this.#allocate();
-      this.#driverId[slot] = driverId;
-      this.#slotOf.set(driverId, slot);
-      this.#joinCell(slot, cell);
-    } else {
-      if (this.#updatedAt[slot] > updatedAt) return;
-      this.#leaveAgeList(slot);
-      if (this.#cell[slot] !== cell) {
-        this.#leaveCell(slot);
-        this.#joinCell(slot, cell);
-      }
-    }
-    this.#lat[slot] = lat;
-    this.#lon[slot] = lon;
-    this.#updatedAt[slot] = updatedAt;
-    this.#joinAgeList(slot);
-  }
-
-  async remove(driverId: number): Promise<void> {
-    const slot = this.#slotOf.get(driverId);
-    if (slot !== NONE) this.#drop(slot);
-  }
-
-  async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
-    const slot = this.#slotOf.get(driverId);
-    if (slot === NONE || this.#updatedAt[slot] <= now - POSITION_TTL_MS) return undefined;
-    return { driverId, lat: this.#lat[slot], lon: this.#lon[slot], updatedAt: this.#updatedAt[slot] };
-  }
-
-  async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
-    const freshAfter = now - POSITION_TTL_MS;
-    const centerRow = rowOf(center.lat);
-    const centerColumn = columnOf(center.lon);
-    const cellKmLat = CELL_DEGREES * KM_PER_DEGREE_LAT;
-    const rowRings = Math.ceil(radiusKm / cellKmLat);
-    // Longitude cells shrink towards the poles: the latitude of the circle farthest from the equator
-    // decides how many columns the circle can span; a circle over a pole spans them all.
-    const farthestLat = Math.abs(center.lat) + radiusKm / KM_PER_DEGREE_LAT;
-    const cosFarthest = farthestLat >= 90 ? 0 : Math.cos((farthestLat * Math.PI) / 180);
-    const halfTurn = COLUMNS / 2;
-    const columnRings = cosFarthest === 0 ? halfTurn : Math.min(halfTurn, Math.ceil(radiusKm / (cellKmLat * cosFarthest)));
-    const maxRing = Math.max(rowRings, columnRings);
-    // The closest any point `ring` whole cells away can be, east-west or north-south (great circle).
-    const reachKm = (ring: number) => {
-      const northSouth = ring * cellKmLat;
-      const halfAngle = (ring * CELL_DEGREES * Math.PI) / 360;
-      const eastWest = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, cosFarthest * Math.sin(Math.min(halfAngle, Math.PI / 2))));
-      return Math.min(northSouth, eastWest);
-    };
-
-    const nearest = new Nearest(limit);
-    const consider = (rowOffset: number, columnOffset: number) => {
-      const column = (centerColumn + columnOffset + COLUMNS) % COLUMNS;
-      for (let slot = this.#cellHead.get(cellKey(centerRow + rowOffset, column)) ?? NONE; slot !== NONE; slot = this.#cellNext[slot]) {
-        if (this.#updatedAt[slot] <= freshAfter) continue;
-        const km = distanceKm(center.lat, center.lon, this.#lat[slot], this.#lon[slot]);
-        if (km <= radiusKm) nearest.offer(this.#driverId[slot], km, this.#lat, this.#lon, slot);
-      }
-    };
-
-    // Ring r is the square outline of cells r steps from the centre cell. Half a turn east and
-    // half a turn west are the same column, visited once.
-    for (let ring = 0; ring <= maxRing; ring++) {
-      const columns = Math.min(ring, columnRings);
-      const lastColumn = columns === halfTurn ? columns - 1 : columns;
-      for (let dr = -Math.min(ring, rowRings); dr <= Math.min(ring, rowRings); dr++) {
-        if (Math.abs(dr) === ring) {
-          for (let dc = -columns; dc <= lastColumn; dc++) consider(dr, dc);
-        } else if (ring <= columnRings) {
-          consider(dr, -ring);
-          if (ring !== halfTurn) consider(dr, ring);
-        }
-      }
-      // Every cell of a later ring lies at least `ring` whole cells from the centre cell.
-      if (nearest.full && nearest.farthestKm <= reachKm(ring)) break;
-    }
-    return nearestFirst(nearest.drivers, limit);
-  }
-
-  /**
-   * Drops positions that have gone stale, oldest first; cost is the number dropped. Report order is
-   * time order as long as reports carry the clock's current time (reads check the age anyway).
-   */
-  sweep(now: number): void {
-    const freshAfter = now - POSITION_TTL_MS;
-    while (this.#oldest !== NONE && this.#updatedAt[this.#oldest] <= freshAfter) this.#drop(this.#oldest);
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.#sweeper);
-    this.#slotOf.clear();
-    this.#cellHead.clear();
-    this.#free.length = 0;
-    this.#used = 0;
-    this.#oldest = this.#newest = NONE;
-  }
-
-  #drop(slot: number): void {
-    this.#slotOf.delete(this.#driverId[slot]);
-    this.#leaveCell(slot);
-    this.#leaveAgeList(slot);
-    this.#free.push(slot);
-  }
-
-  #joinCell(slot: number, cell: number): void {
-    const head = this.#cellHead.get(cell) ?? NONE;
-    this.#cell[slot] = cell;
-    this.#cellPrev[slot] = NONE;
-    this.#cellNext[slot] = head;
-    if (head !== NONE) this.#cellPrev[head] = slot;
-    this.#cellHead.set(cell, slot);
-  }
-
-  #leaveCell(slot: number): void {
-    const [prev, next] = [this.#cellPrev[slot], this.#cellNext[slot]];
-    if (next !== NONE) this.#cellPrev[next] = prev;
-    if (prev !== NONE) this.#cellNext[prev] = next;
-    else if (next === NONE) this.#cellHead.delete(this.#cell[slot]);
-    else this.#cellHead.set(this.#cell[slot], next);
-  }
-
-  #joinAgeList(slot: number): void {
-    this.#older[slot] = this.#newest;
-    this.#newer[slot] = NONE;
-    if (this.#newest !== NONE) this.#newer[this.#newest] = slot;
-    else this.#oldest = slot;
-    this.#newest = slot;
-  }
-
-  #leaveAgeList(slot: number): void {
-    const [older, newer] = [this.#older[slot], this.#newer[slot]];
-    if (older !== NONE) this.#newer[older] = newer;
-    else this.#oldest = newer;
-    if (newer !== NONE) this.#older[newer] = older;
-    else this.#newest = older;
-  }
-
-  #allocate(): number {
-    const reused = this.#free.pop();
-    if (reused !== undefined) return reused;
-    if (this.#used === this.#capacity) this.#grow(this.#capacity * 2);
-    return this.#used++;
-  }
-
-  #grow(capacity: number): void {
-    this.#capacity = capacity;
-    const grown = <T extends Float64Array | Int32Array>(old: T): T => {
-      const next = new (old.constructor as new (length: number) => T)(capacity);
-      next.set(old);
-      return next;
-    };
-    this.#driverId = grown(this.#driverId);
-    this.#lat = grown(this.#lat);
-    this.#lon = grown(this.#lon);
-    this.#updatedAt = grown(this.#updatedAt);
-    this.#cell = grown(this.#cell);
-    this.#cellNext = grown(this.#cellNext);
-    this.#cellPrev = grown(this.#cellPrev);
-    this.#newer = grown(this.#newer);
-    this.#older = grown(this.#older);
-  }
-}
-
-const byDistance = (a: NearbyDriver, b: NearbyDriver) => a.distanceKm - b.distanceKm || a.driverId - b.driverId;
-
-/** The best `limit` drivers seen so far (nearest, then lowest id), kept as a heap with the worst of them on top. */
-class Nearest {
-  readonly drivers: NearbyDriver[] = [];
-  readonly #limit: number;
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  get full(): boolean {
-    return this.drivers.length >= this.#limit;
-  }
-
-  get farthestKm(): number {
-    return this.drivers[0].distanceKm;
-  }
-
-  offer(driverId: number, km: number, lat: Float64Array, lon: Float64Array, slot: number): void {
-    const heap = this.drivers;
-    if (heap.length < this.#limit) {
-      heap.push({ driverId, lat: lat[slot], lon: lon[slot], distanceKm: km });
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (byDistance(heap[i], heap[parent]) <= 0) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-      return;
-    }
-    const top = heap[0];
-    if (km > top.distanceKm || (km === top.distanceKm && driverId > top.driverId)) return;
-    heap[0] = { driverId, lat: lat[slot], lon: lon[slot], distanceKm: km };
-    for (let i = 0; ; ) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < heap.length && byDistance(heap[left], heap[worst]) > 0) worst = left;
-      if (right < heap.length && byDistance(heap[right], heap[worst]) > 0) worst = right;
-      if (worst === i) break;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  }
-}
+export const byDistance = (a: NearbyDriver, b: NearbyDriver) => a.distanceKm - b.distanceKm || a.driverId - b.driverId;
 
 /** The answer of every index: nearest first (ties by id), at most `limit`, distances to the metre. */
 export function nearestFirst(found: NearbyDriver[], limit: number): NearbyDriver[] {

@@ -4,10 +4,10 @@ import { viaRedis } from '../redis.ts';
 import { nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
 import { haversineKm, type Point } from './geo.ts';
 
-// drivers:geo  GEO set for the radius search (Redis keeps positions to about half a metre)
-// drivers:pos  hash driverId → "lat,lon,updatedAt", the exact report and its time
-// drivers:seen sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
-const KEYS = ['drivers:geo', 'drivers:pos', 'drivers:seen'] as const;
+// {name}:geo  GEO set for the radius search (Redis keeps positions to about half a metre)
+// {name}:pos  hash driverId → "lat,lon,updatedAt", the exact report and its time
+// {name}:seen sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
+const keysOf = (name: string) => [`${name}:geo`, `${name}:pos`, `${name}:seen`] as const;
 const GEO_MAX_LAT = 85.05112878; // Redis GEO cannot index the polar caps
 const SWEEP_INTERVAL_MS = 10_000;
 /** The first ring of a nearby search: a city's nearest drivers are usually within it. */
@@ -61,10 +61,10 @@ return #stale`;
 
 type Script = (...args: Array<string | number>) => Promise<unknown>;
 
-function defineScript(redis: Redis, name: string, lua: string): Script {
-  redis.defineCommand(name, { numberOfKeys: KEYS.length, lua });
+function defineScript(redis: Redis, name: string, lua: string, keys: readonly string[]): Script {
+  redis.defineCommand(name, { numberOfKeys: keys.length, lua });
   const command = (redis as unknown as Record<string, Script>)[name].bind(redis);
-  return (...args) => command(...KEYS, ...args);
+  return (...args) => command(...keys, ...args);
 }
 
 const clampLat = (lat: number) => Math.max(-GEO_MAX_LAT, Math.min(GEO_MAX_LAT, lat));
@@ -74,19 +74,21 @@ function parseReport(driverId: number, report: string): DriverPosition {
   return { driverId, lat, lon, updatedAt };
 }
 
-/** The driver location index in Redis, shared by every instance. */
+/** The driver location index in Redis, shared by every instance; `name` keeps several indexes apart. */
 export class RedisDriverIndex implements DriverLocationIndex {
   readonly #redis: Redis;
+  readonly #keys: readonly [string, string, string];
   readonly #upsert: Script;
   readonly #nearby: Script;
   readonly #sweep: Script;
   readonly #sweeper: NodeJS.Timeout;
 
-  constructor(redis: Redis, clock: Clock) {
+  constructor(redis: Redis, clock: Clock, name = 'drivers') {
     this.#redis = redis;
-    this.#upsert = defineScript(redis, 'driverIndexUpsert', UPSERT);
-    this.#nearby = defineScript(redis, 'driverIndexNearby', NEARBY);
-    this.#sweep = defineScript(redis, 'driverIndexSweep', SWEEP);
+    this.#keys = keysOf(name);
+    this.#upsert = defineScript(redis, 'driverIndexUpsert', UPSERT, this.#keys);
+    this.#nearby = defineScript(redis, 'driverIndexNearby', NEARBY, this.#keys);
+    this.#sweep = defineScript(redis, 'driverIndexSweep', SWEEP, this.#keys);
     this.#sweeper = setInterval(() => void this.sweep(clock.now()).catch(() => undefined), SWEEP_INTERVAL_MS).unref();
   }
 
@@ -95,11 +97,12 @@ export class RedisDriverIndex implements DriverLocationIndex {
   }
 
   async remove(driverId: number): Promise<void> {
-    await viaRedis(this.#redis.multi().zrem(KEYS[0], driverId).hdel(KEYS[1], String(driverId)).zrem(KEYS[2], driverId).exec());
+    const [geo, pos, seen] = this.#keys;
+    await viaRedis(this.#redis.multi().zrem(geo, driverId).hdel(pos, String(driverId)).zrem(seen, driverId).exec());
   }
 
   async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
-    const report = await viaRedis(this.#redis.hget(KEYS[1], String(driverId)));
+    const report = await viaRedis(this.#redis.hget(this.#keys[1], String(driverId)));
     if (!report) return undefined;
     const position = parseReport(driverId, report);
     return position.updatedAt > now - POSITION_TTL_MS ? position : undefined;
@@ -119,6 +122,14 @@ export class RedisDriverIndex implements DriverLocationIndex {
       if (distanceKm <= radiusKm) found.push({ driverId, lat, lon, distanceKm });
     }
     return nearestFirst(found, limit);
+  }
+
+  async fresh(now: number): Promise<DriverPosition[]> {
+    const reports = await viaRedis(this.#redis.hgetall(this.#keys[1]));
+    const freshAfter = now - POSITION_TTL_MS;
+    return Object.entries(reports)
+      .map(([driverId, report]) => parseReport(Number(driverId), report))
+      .filter((position) => position.updatedAt > freshAfter);
   }
 
   /** Drops stale drivers, a thousand per round trip. */

@@ -2,15 +2,18 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { localHour, surgeFor } from '../../../src/modules/insights/insights.model.ts';
-import { FARES, type RideType } from '../../../src/modules/rides/pricing.ts';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
+
+const FARES = FIRST_RULES.fares;
+import type { RideType } from '../../../src/platform/vocabulary.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 
 // GET /rides/insights/predictive over a real database (SQLite, or PostgreSQL with DATABASE_URL),
 // and the surge it feeds into /rides/estimate and /rides/book.
 
-const CACHE_MS = 30_000;
-const PAST_CACHE = CACHE_MS + 1_000;
+/** Fare quotes read a demand signal up to a second old; moving past it makes the next quote fresh. */
+const PAST_CACHE = 31_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -26,7 +29,7 @@ async function insights(t: TestApp, user: TestUser) {
   return reply.body;
 }
 
-/** Insights computed now: moves the app clock past the 30-second cache first. */
+/** Insights computed after the clock moved on (past any memoised signal). */
 async function freshInsights(t: TestApp, user: TestUser) {
   t.clock.advance(PAST_CACHE);
   const body = await insights(t, user);
@@ -92,12 +95,13 @@ async function waitForActiveDrivers(t: TestApp, user: TestUser, expected: number
 
 const signUpMany = (t: TestApp, count: number, role: TestUser['role']) => Promise.all(Array.from({ length: count }, () => signUp(t, { role })));
 
-const estimate = async (t: TestApp, rideType: RideType) => {
-  const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(TRIP).map(([k, v]) => [k, String(v)])), rideType });
-  const reply = await call(t.app, 'GET', `/rides/estimate?${query.toString()}`);
+/** An estimate by distance alone: no pickup point, so the city-wide surge. */
+const cityEstimate = async (t: TestApp, rideType: RideType) => {
+  const reply = await call(t.app, 'GET', `/rides/estimate?distanceKm=12&rideType=${rideType}`);
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   return reply.body;
 };
+
 
 /**
  * The documented fare for the quoted distance and minutes: round(max(minimum, base + perKm × km +
@@ -124,7 +128,6 @@ function assertShape(body: any) {
   assert.ok(['RISING', 'STABLE', 'SOFT'].includes(demand.trend), demand.trend);
   for (const key of ['currentOpenRequests', 'nextHourDemand', 'nextTwoHoursDemand']) assert.ok(Number.isInteger(demand[key]) && demand[key] >= 0, key);
   assert.ok(demand.nextTwoHoursDemand >= demand.nextHourDemand);
-  assert.ok(demand.nextHourDemand >= demand.currentOpenRequests, 'open requests are the floor of the next hour');
   assert.ok(demand.peakWindow === null || WINDOW.test(demand.peakWindow), String(demand.peakWindow));
 
   const surge = body.surgeRecommendation;
@@ -153,8 +156,10 @@ function assertShape(body: any) {
 }
 
 /** The multiplier the documented pressure formula gives for the reported numbers. */
+/** The documented multiplier for the answer's own numbers; demand is riders (the reason names them when fewer than requests). */
 function multiplierFor(body: any): number {
-  const { currentOpenRequests: open, nextHourDemand: next } = body.demandForecast;
+  const { currentOpenRequests, nextHourDemand: next } = body.demandForecast;
+  const open = Number(/ from (\d+) riders?/.exec(body.surgeRecommendation.reason)?.[1] ?? currentOpenRequests);
   const pressure = Math.round(((open + 0.75 * next) / Math.max(1, body.driverSupplyPlan.activeDriversEstimate)) * 100) / 100;
   assert.match(body.surgeRecommendation.reason, new RegExp(`pressure ${pressure.toFixed(2)}\\b`), 'the reason quotes the pressure');
   return surgeFor(pressure).multiplier;
@@ -266,24 +271,15 @@ describe('insights: counts match the rides', () => {
     }
   });
 
-  test('answers are shared for 30 seconds: new rides show only once the cache expires', async () => {
-    const first = await freshInsights(t, riders[0]);
+  test('every answer is of its moment: open requests, busy drivers and the history count each new ride at once', async () => {
+    const first = await insights(t, riders[0]);
     await book(t, riders[0]);
     await book(t, riders[1]);
-
-    const cached = await insights(t, drivers[0]);
-    assert.equal(cached.generatedAt, first.generatedAt, 'another caller gets the same cached answer');
-    assert.deepEqual(cached, first);
-    t.clock.advance(CACHE_MS - 1_000);
-    const stillCached = await insights(t, riders[1]);
-    assert.equal(stillCached.generatedAt, first.generatedAt, '29 s later: still cached');
-    assert.equal(stillCached.demandForecast.currentOpenRequests, first.demandForecast.currentOpenRequests);
-
-    t.clock.advance(2_000);
-    const refreshed = await insights(t, riders[1]);
-    assert.equal(refreshed.generatedAt, new Date(t.clock.now()).toISOString(), '31 s later: recomputed');
-    assert.equal(refreshed.demandForecast.currentOpenRequests, first.demandForecast.currentOpenRequests + 2);
-    assert.equal(refreshed.sampleSize, first.sampleSize + 2);
+    // No time passes: nothing may be served from a cache.
+    const next = await insights(t, drivers[0]);
+    assert.equal(next.demandForecast.currentOpenRequests, first.demandForecast.currentOpenRequests + 2);
+    assert.equal(next.sampleSize, first.sampleSize + 2);
+    assert.equal(next.driverSupplyPlan.busyDrivers, first.driverSupplyPlan.busyDrivers);
   });
 
   test('rides older than 14 days leave sampleSize and the peak window; open ones stay open', async () => {
@@ -385,18 +381,21 @@ describe('insights: surge in the estimate and the booked fare', () => {
 
   before(async () => {
     t = await createTestApp();
-    riders = await signUpMany(t, 2, 'USER');
+    riders = await signUpMany(t, 5, 'USER');
   });
   after(() => t.close());
 
-  /** Estimate, then book the same trip: both must carry the same multiplier and fare. */
+  /**
+   * Quotes without a pickup point carry the city-wide surge (with one, the pickup zone's: see
+   * test/modules/dispatch/zones.test.ts): an estimate by distance, and a booking without points,
+   * charged the type's minimum times that surge.
+   */
   async function quoteAndBook(rider: TestUser) {
-    const quote = await estimate(t, rideType);
-    const ride = await book(t, rider, { rideType });
-    assert.equal(ride.fare, quote.fare, 'booked fare equals the estimate');
+    const quote = await cityEstimate(t, rideType);
+    const ride = await book(t, rider, { rideType, pickupLat: null, pickupLon: null, dropLat: null, dropLon: null });
     assert.equal(ride.surgeMultiplier, quote.surgeMultiplier, 'booked surge equals the estimate');
     assert.equal(quote.fare, expectedFare(rideType, quote.distanceKm, quote.durationMinutes, quote.surgeMultiplier));
-    assert.equal(ride.fare, expectedFare(rideType, ride.distanceKm, ride.durationMinutes, ride.surgeMultiplier));
+    assert.equal(ride.fare, expectedFare(rideType, 0, 0, ride.surgeMultiplier), 'no points: the minimum fare, surged');
     return { quote, ride };
   }
 
@@ -411,8 +410,8 @@ describe('insights: surge in the estimate and the booked fare', () => {
   });
 
   test('open requests and no drivers raise the multiplier; estimate and booking rise together', async () => {
-    const unsurged = await estimate(t, rideType);
-    assert.equal(unsurged.surgeMultiplier, 1, 'cached for 30 s: still the price before the first booking');
+    const unsurged = await cityEstimate(t, rideType);
+    assert.equal(unsurged.surgeMultiplier, 1, 'quotes use a signal up to a second old: still the price before the first booking');
 
     // One open request, no driver: next hour 1, pressure (1 + 0.75) / 1 = 1.75 → 1.6 (HIGH).
     const body = await freshInsights(t, riders[0]);
@@ -437,20 +436,20 @@ describe('insights: surge in the estimate and the booked fare', () => {
   });
 
   test('more open requests push the multiplier to the 2.0 cap', async () => {
-    await book(t, riders[0], { rideType });
-    // Three open requests, no driver: pressure (3 + 0.75 × 3) / 1 = 5.25 → 2.36, capped at 2.0.
+    await book(t, riders[2], { rideType });
+    // Three open requests of three riders, no driver: pressure (3 + 0.75 × 3) / 1 = 5.25 → 2.36, capped at 2.0.
     const body = await freshInsights(t, riders[0]);
     assert.equal(body.demandForecast.currentOpenRequests, 3);
     assert.equal(body.demandForecast.nextHourDemand, 3);
     assert.equal(body.surgeRecommendation.suggestedMultiplier, 2);
     assert.equal(body.surgeRecommendation.intensity, 'SEVERE');
-    const { quote, ride } = await quoteAndBook(riders[1]);
+    const { quote, ride } = await quoteAndBook(riders[3]);
     assert.equal(quote.surgeMultiplier, 2);
     assert.equal(ride.surgeMultiplier, 2);
   });
 
   test('drivers coming online bring the multiplier back down', async () => {
-    // Four open requests. Nine drivers report positions: (4 + 0.75 × 4) / 9 = 0.78 → 1.0.
+    // Four open requests of four riders. Nine drivers report positions: (4 + 0.75 × 4) / 9 = 0.78 → 1.0.
     const drivers = await signUpMany(t, 9, 'DRIVER');
     await Promise.all(drivers.map((driver) => reportPosition(t, driver)));
     const body = await waitForActiveDrivers(t, riders[0], 9);
@@ -460,8 +459,45 @@ describe('insights: surge in the estimate and the booked fare', () => {
     assert.equal(body.surgeRecommendation.intensity, 'NORMAL');
     assert.equal(body.driverSupplyPlan.recommendedOnlineDrivers, 2);
     assert.equal(body.driverSupplyPlan.additionalDriversNeeded, 0);
-    const { quote, ride } = await quoteAndBook(riders[0]);
+    const { quote, ride } = await quoteAndBook(riders[4]);
     assert.equal(quote.surgeMultiplier, 1);
     assert.equal(ride.surgeMultiplier, 1);
+  });
+});
+
+describe('insights: demand counts riders, not bookings', () => {
+  // decisions.md "Rides": demand for surge counts distinct riders, so one account cannot move prices.
+  test("one rider's many bookings weigh like one; as many riders push the surge up", async () => {
+    const t = await createTestApp();
+    try {
+      const [hoarder, ...others] = await signUpMany(t, 5, 'USER');
+      await book(t, hoarder);
+      const one = await freshInsights(t, hoarder);
+      for (let i = 0; i < 4; i++) await book(t, hoarder);
+      const five = await freshInsights(t, hoarder);
+      assert.equal(five.demandForecast.currentOpenRequests, 5, 'every request is listed');
+      assert.equal(five.demandForecast.nextHourDemand, one.demandForecast.nextHourDemand);
+      assert.equal(five.surgeRecommendation.suggestedMultiplier, one.surgeRecommendation.suggestedMultiplier);
+      assert.equal((await cityEstimate(t, 'mini')).surgeMultiplier, one.surgeRecommendation.suggestedMultiplier, 'the quote did not move');
+
+      for (const rider of others) await book(t, rider);
+      const crowd = await freshInsights(t, hoarder);
+      assert.ok(crowd.surgeRecommendation.suggestedMultiplier > one.surgeRecommendation.suggestedMultiplier, 'five riders do move it');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('right after 20 bookings the open requests are exactly the REQUESTED rides', async () => {
+    const t = await createTestApp();
+    try {
+      const riders = await signUpMany(t, 4, 'USER');
+      for (let i = 0; i < 20; i++) await book(t, riders[i % 4]);
+      const body = await insights(t, riders[0]);
+      assert.equal(body.demandForecast.currentOpenRequests, 20);
+      assert.equal(body.sampleSize, 20);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -42,13 +42,17 @@ function daily(hour: number, perDay: number, minute = 0, now = NOW): Bucket[] {
   return Array.from({ length: 14 }, (_, age) => ({ start: start - age * DAY, count: perDay }));
 }
 
+/** By default each rider booked once (demand = rides) and holds one open request. */
 function input(overrides: Partial<DemandInput> = {}): DemandInput {
+  const buckets = overrides.buckets ?? [];
   return {
     now: NOW,
     timeZone: KOLKATA,
-    buckets: [],
-    recentRides: 0,
-    openRequests: 0,
+    buckets,
+    sampleSize: buckets.reduce((sum, bucket) => sum + bucket.count, 0),
+    recentDemand: 0,
+    openRequests: overrides.openRequests ?? 0,
+    openRiders: overrides.openRequests ?? 0,
     activeDrivers: 0,
     busyDrivers: 0,
     recentAcceptDelayMinutes: undefined,
@@ -189,7 +193,7 @@ describe('rush hour', () => {
   test('at 07:45 the coming hour (middle 08:15) is the rush hour', () => {
     // next = max(open 4, round(0.5 × 10 + 0.35 × (6 / 3) + 0.15 × 4)) = max(4, round(6.3)) = 6
     // second hour (middle 09:15, no history) = round(0.6 × 0 + 0.4 × 2) = 1
-    const result = forecast(input({ buckets: rush, recentRides: 6, openRequests: 4 }));
+    const result = forecast(input({ buckets: rush, recentDemand: 6, openRequests: 4 }));
     assert.equal(result.demandForecast.nextHourDemand, 6);
     assert.equal(result.demandForecast.nextTwoHoursDemand, 7);
     // Without recent rides or open requests: round(0.5 × 10) = 5; second hour 0.
@@ -202,7 +206,7 @@ describe('rush hour', () => {
     // next = max(4, round(0.5 × 0 + 0.35 × 2 + 0.15 × 4)) = max(4, round(1.3)) = 4 (the open-request floor)
     // second (middle 08:45) = round(0.6 × 10 + 0.4 × 2) = round(6.8) = 7
     const now = kolkata(7, 15);
-    const result = forecast(input({ now, buckets: daily(8, 10, 0, now), recentRides: 6, openRequests: 4 }));
+    const result = forecast(input({ now, buckets: daily(8, 10, 0, now), recentDemand: 6, openRequests: 4 }));
     assert.equal(result.demandForecast.nextHourDemand, 4);
     assert.equal(result.demandForecast.nextTwoHoursDemand, 11);
   });
@@ -217,7 +221,7 @@ describe('rush hour', () => {
   describe('trend: the last 3 hours (local 05, 06 and 07 at 07:45) against their history', () => {
     // 10 rides a day in each of the three hours: historyRecent = 10 rides/hour.
     const busyMorning = [...daily(5, 10), ...daily(6, 10), ...daily(7, 10)];
-    const trend = (buckets: Bucket[], recentRides: number) => forecast(input({ buckets, recentRides })).demandForecast.trend;
+    const trend = (buckets: Bucket[], recentDemand: number) => forecast(input({ buckets, recentDemand })).demandForecast.trend;
 
     test('RISING when the recent rate is more than 20 % and at least 1 ride/hour above history', () => {
       assert.equal(trend(busyMorning, 39), 'RISING', '13/h against 10/h');
@@ -575,11 +579,11 @@ describe('next two hours', () => {
     // next = max(12, round(0.5 × 10 + 0.35 × 3 + 0.15 × 12)) = max(12, round(7.85)) = 12
     // second (middle 09:15) = round(0.6 × 6 + 0.4 × 3) = round(4.8) = 5
     const buckets = [...daily(8, 10), ...daily(9, 6)];
-    const floored = forecast(input({ buckets, recentRides: 9, openRequests: 12 }));
+    const floored = forecast(input({ buckets, recentDemand: 9, openRequests: 12 }));
     assert.equal(floored.demandForecast.nextHourDemand, 12);
     assert.equal(floored.demandForecast.nextTwoHoursDemand, 17);
     // With 2 open: next = max(2, round(5 + 1.05 + 0.3)) = round(6.35) = 6; two hours 11.
-    const blended = forecast(input({ buckets, recentRides: 9, openRequests: 2 }));
+    const blended = forecast(input({ buckets, recentDemand: 9, openRequests: 2 }));
     assert.equal(blended.demandForecast.nextHourDemand, 6);
     assert.equal(blended.demandForecast.nextTwoHoursDemand, 11);
   });

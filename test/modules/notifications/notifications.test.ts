@@ -3,19 +3,20 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { connectDatabase } from '../../../src/db/connect.ts';
 import { NotificationsService, type NewNotification } from '../../../src/modules/notifications/notifications.service.ts';
-import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
+import { MemoryHub } from '../../../src/platform/realtime/hub.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 
 /** Records notifications the way other modules do: through the service, inside a transaction. */
 async function record(t: TestApp, items: NewNotification[]): Promise<number[]> {
-  const { db, transactions } = connectDatabase(t.config.database);
+  const connection = connectDatabase(t.config.database);
   try {
-    const service = new NotificationsService(db, t.clock, new MemoryEventBus(), pino({ level: 'silent' }));
+    const { db, transactions } = connection;
+    const service = new NotificationsService({ db, transactions, clock: t.clock, hub: new MemoryHub(t.clock), log: pino({ level: 'silent' }) });
     const saved = await transactions.run((tx) => service.record(tx, items));
     return saved.map((n) => n.id);
   } finally {
-    await db.destroy();
+    await connection.destroy();
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, mock, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { connectDatabase } from '../../../src/db/connect.ts';
+import { connectDatabase, type DatabaseConnection } from '../../../src/db/connect.ts';
 import type { Database } from '../../../src/db/database.ts';
 import { call, createTestApp, freshDatabase, smtpSink, type TestApp } from '../../helpers/app.ts';
 import { uniqueEmail, type TestUser } from '../../helpers/factories.ts';
@@ -30,16 +30,24 @@ const shown = (ride: { driverLat: number | null; driverLon: number | null; drive
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+// The drivers module owns positions: a report goes to the location index at once and to the
+// driver's presence row in batches; a ride shows its driver's position from there.
 describe('driver positions of a ride are written in batches', () => {
   let t: TestApp;
   let db: Kysely<Database>;
+  let connection: DatabaseConnection;
   let riders: TestUser[];
   let drivers: TestUser[];
 
-  /** The stored ride row, read past the app. */
+  /** The stored position of the ride's driver, read past the app. */
   const row = async (rideId: number) => {
-    const found = await db.selectFrom('rides').select(['driver_lat', 'driver_lon', 'driver_location_updated_at']).where('id', '=', rideId).executeTakeFirstOrThrow();
-    return { lat: found.driver_lat, lon: found.driver_lon, at: found.driver_location_updated_at === null ? null : iso(Number(found.driver_location_updated_at)) };
+    const found = await db
+      .selectFrom('rides')
+      .leftJoin('driver_presence', 'driver_presence.driver_id', 'rides.driver_id')
+      .select(['driver_presence.lat', 'driver_presence.lon', 'driver_presence.updated_at'])
+      .where('rides.id', '=', rideId)
+      .executeTakeFirstOrThrow();
+    return { lat: found.lat, lon: found.lon, at: found.updated_at === null ? null : iso(Number(found.updated_at)) };
   };
   /** Waits (real time) until the row holds the expected position. */
   const rowBecomes = async (rideId: number, expected: { lat: number; lon: number; at: string }) => {
@@ -55,11 +63,12 @@ describe('driver positions of a ride are written in batches', () => {
     // The flush timer only fires when the test moves it, so "not written yet" is certain.
     mock.timers.enable({ apis: ['setInterval'] });
     t = await createTestApp();
-    db = connectDatabase(t.config.database).db;
+    connection = connectDatabase(t.config.database);
+    db = connection.db;
     [riders, drivers] = await Promise.all([signUpMany(t, 6, 'RIDER'), signUpMany(t, 6, 'DRIVER')]);
   });
   after(async () => {
-    await db.destroy();
+    await connection.destroy();
     await t.close();
     mock.timers.reset();
   });
@@ -117,7 +126,7 @@ describe('driver positions of a ride are written in batches', () => {
     assert.deepEqual(await row(booked.id), { lat: null, lon: null, at: null }, 'precondition: the batch has not been written');
 
     await t.restart();
-    // The new app starts with an empty location index: the status can only come from the row.
+    // The new app's location index starts from the stored positions of drivers who were online.
     assert.deepEqual(await row(booked.id), newest);
     assert.deepEqual(shown(await rideStatus(t, booked.id)), newest);
   });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FARES } from '../../../src/modules/rides/pricing.ts';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
+
+const FARES = FIRST_RULES.fares;
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import {
@@ -164,7 +166,9 @@ describe('ride lifecycle', () => {
       assert.equal(ride.driverFeedback, 'on time');
       assert.equal(ride.paymentStatus, 'PAID');
       assert.equal(ride.driverId, driver.id);
-      assert.ok(!('startOtp' in ride) && !('endOtp' in ride), 'history does not repeat the codes');
+      // decisions.md "Rides": the rider's own view carries both codes, the driver's none.
+      if (party === rider) assert.deepEqual([ride.startOtp, ride.endOtp], [booked.startOtp, booked.endOtp], "the rider's history has the codes");
+      else assert.ok(!('startOtp' in ride) && !('endOtp' in ride), "the driver's history has no codes");
     }
   });
 

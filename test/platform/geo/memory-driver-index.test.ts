@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MemoryDriverIndex, POSITION_TTL_MS, type DriverPosition } from '../../../src/platform/geo/driver-index.ts';
+import { POSITION_TTL_MS, type DriverPosition } from '../../../src/platform/geo/driver-index.ts';
+import { MemoryDriverIndex } from '../../../src/platform/geo/memory-driver-index.ts';
 import { haversineKm, type Point } from '../../../src/platform/geo/geo.ts';
 import { bruteForce, destination, ids, KM_PER_DEGREE, mulberry32, NOW, round3 } from '../../helpers/geo.ts';
 

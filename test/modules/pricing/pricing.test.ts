@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { haversineKm } from '../../../src/platform/geo/geo.ts';
-import {
-  CANCELLATION_FEES,
-  FARES,
-  RIDE_TYPES,
-  cancellationFee,
-  quoteFare,
-  roadDistanceKm,
-  type CancelledBy,
-  type RideType,
-} from '../../../src/modules/rides/pricing.ts';
+import { cancellationFee as feeUnder, FIRST_RULES, quoteFare as quoteUnder, roadDistanceKm } from '../../../src/modules/pricing/pricing.model.ts';
+import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
+
+// Version 1 of the pricing rules: the documented numbers.
+const FARES = FIRST_RULES.fares;
+const CANCELLATION_FEES = FIRST_RULES.cancellation;
+const quoteFare = (input: Parameters<typeof quoteUnder>[0], rules: PricingRules = FIRST_RULES) => quoteUnder(input, rules, 1);
+const cancellationFee = (status: string, by: CancelledBy, fare: number, rules: PricingRules = FIRST_RULES) => feeUnder(status, by === 'rider', fare, rules);
+import type { CancelledBy } from '../../../src/modules/rides/rides.schemas.ts';
+import { RIDE_TYPES, type RideType } from '../../../src/platform/vocabulary.ts';
 
 // The documented rates (decisions.md: one table, documented). Written out here so a changed rate is noticed.
 const DOCUMENTED_RATES: Record<RideType, { base: number; perKm: number; perMinute: number; minimum: number }> = {

@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transaction.ts';
+import type { ServiceBus, UserHub } from '../../events.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { DriverLocationIndex } from '../../platform/geo/driver-index.ts';
+import type { Lease } from '../../platform/lease.ts';
+import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import type { VehicleType } from '../drivers/vehicles.ts';
+import type { ZoneTable } from '../insights/zone-table.service.ts';
+import type { RideServices } from '../rides/rides.module.ts';
+import { Availability } from './availability.ts';
+import { Dispatcher, type DispatchSettings } from './dispatcher.ts';
+import { OfferEvents } from './offer-events.ts';
+import * as repository from './offers.repository.ts';
+import { OffersService } from './offers.service.ts';
+
+export interface DispatchModuleDependencies {
+  db: Db;
+  transactions: Transactions;
+  bus: ServiceBus;
+  hub: UserHub;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** One index per vehicle type for available drivers (memory or Redis, like the main index). */
+  indexes: Record<VehicleType, DriverLocationIndex>;
+  lease: Lease;
+  drivers: DriversService;
+  profiles: DriverProfiles;
+  rides: RideServices;
+  zones: ZoneTable;
+  settings: DispatchSettings;
+}
+
+export interface DispatchServices {
+  offers: OffersService;
+  dispatcher: Dispatcher;
+  availability: Availability;
+}
+
+/** Matching rides to drivers: who is available, the offers, and the leader's rounds. */
+export async function createDispatch(deps: DispatchModuleDependencies): Promise<DispatchServices> {
+  const { db, transactions, bus, clock, log, drivers, profiles, rides } = deps;
+  const availability = new Availability({
+    indexes: deps.indexes,
+    lookup: async (driverId) => {
+      const [vehicles, rideId, offered] = await Promise.all([
+        profiles.dispatchable([driverId]),
+        rides.dispatch.activeRideOf(driverId),
+        repository.hasPendingOffer(db, driverId),
+      ]);
+      return { vehicle: vehicles.get(driverId), busy: rideId !== undefined, offered };
+    },
+    position: (driverId) => drivers.position(driverId),
+    bus,
+    clock,
+    log,
+  });
+  await availability.listen();
+  const events = new OfferEvents({ hub: deps.hub, bus, availability, log });
+  const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events, clock });
+
+  drivers.onPosition((position) => availability.onPosition(position));
+  drivers.onOffline((driverId) => availability.withdraw(driverId));
+  profiles.onChange((driverId) => void availability.recheck(driverId).then(() => availability.changed(driverId)).catch((error: unknown) => log.warn({ err: error }, 'availability not updated')));
+  rides.transitions.on('ACCEPTED', offers.onAccepted);
+  rides.transitions.on('CANCELLED', offers.onCancelled);
+  rides.updates.onChange((ride) => {
+    // A booking may be offered at once (nearest mode); a driver whose ride ended is free again.
+    if (ride.status === 'REQUESTED') void bus.publish('dispatch.nudge', {}).catch(() => undefined);
+    else if (ride.driver_id !== null) {
+      const driverId = ride.driver_id;
+      const update = ride.status === 'ACCEPTED' ? availability.withdraw(driverId) : ride.status === 'PICKED' ? Promise.resolve() : availability.recheck(driverId);
+      void update.catch((error: unknown) => log.warn({ err: error, driverId }, 'availability not updated'));
+    }
+  });
+
+  const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events, zones: deps.zones, db, lease: deps.lease, bus, clock, log }, deps.settings);
+  await dispatcher.start();
+  return { offers, dispatcher, availability };
+}

@@ -1,0 +1,73 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Tx } from '../../db/transaction.ts';
+import type { ServiceBus, UserHub } from '../../events.ts';
+import { toIso } from '../../platform/clock.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
+import type { Availability } from './availability.ts';
+import type { OfferRow } from './offers.repository.ts';
+import type { Offer, OfferStatus } from './offers.schemas.ts';
+
+export function toOffer(row: OfferRow): Offer {
+  return {
+    offerId: row.id,
+    rideId: row.ride_id,
+    rideType: row.ride_type as RideType,
+    fare: row.fare,
+    pickupLocation: row.pickup_location,
+    dropLocation: row.drop_location,
+    pickupLat: row.pickup_lat,
+    pickupLon: row.pickup_lon,
+    dropLat: row.drop_lat,
+    dropLon: row.drop_lon,
+    pickupDistanceKm: row.pickup_distance_km,
+    pickupEtaMinutes: row.pickup_eta_minutes,
+    expiresAt: toIso(row.expires_at),
+    status: row.status as OfferStatus,
+  };
+}
+
+/**
+ * What follows a committed change of offers: the driver hears of it over the realtime channel, the
+ * driver's availability changes on every instance, and the dispatcher is nudged to offer the ride
+ * to someone else.
+ */
+export class OfferEvents {
+  readonly #hub: UserHub;
+  readonly #bus: ServiceBus;
+  readonly #availability: Availability;
+  readonly #log: FastifyBaseLogger;
+
+  constructor(deps: { hub: UserHub; bus: ServiceBus; availability: Availability; log: FastifyBaseLogger }) {
+    this.#hub = deps.hub;
+    this.#bus = deps.bus;
+    this.#availability = deps.availability;
+    this.#log = deps.log;
+  }
+
+  created(tx: Tx, offer: OfferRow): void {
+    tx.afterCommit(() => void this.#after(offer, 'offer.created', () => this.#availability.withdraw(offer.driver_id)));
+  }
+
+  /** Offers that ended without being accepted: the drivers are free again. */
+  ended(tx: Tx, offers: readonly OfferRow[], message: 'offer.withdrawn' | 'offer.expired' | undefined): void {
+    tx.afterCommit(() => {
+      for (const offer of offers) void this.#after(offer, message, () => this.#availability.recheck(offer.driver_id));
+      if (offers.length > 0) void this.#bus.publish('dispatch.nudge', {}).catch(() => undefined);
+    });
+  }
+
+  /** The driver took the ride: they stay out of the available drivers. */
+  accepted(tx: Tx, offer: OfferRow): void {
+    tx.afterCommit(() => void this.#after(offer, undefined, () => this.#availability.withdraw(offer.driver_id)));
+  }
+
+  async #after(offer: OfferRow, message: 'offer.created' | 'offer.withdrawn' | 'offer.expired' | undefined, availability: () => Promise<void>): Promise<void> {
+    try {
+      await availability();
+      await this.#availability.changed(offer.driver_id);
+      if (message) await this.#hub.send(offer.driver_id, message, toOffer(offer));
+    } catch (error) {
+      this.#log.warn({ err: error, offerId: offer.id }, 'offer change not announced everywhere');
+    }
+  }
+}

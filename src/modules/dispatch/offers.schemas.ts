@@ -1,0 +1,30 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, OptionalText, Timestamp } from '../../platform/schemas.ts';
+import { RIDE_TYPES } from '../../platform/vocabulary.ts';
+
+export const OFFER_STATUSES = ['pending', 'accepted', 'declined', 'expired', 'withdrawn'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+/** A ride offered to one driver, with what they need to decide before it expires. */
+export const Offer = Type.Object({
+  offerId: Type.Integer(),
+  rideId: Type.Integer(),
+  rideType: Type.Enum(RIDE_TYPES),
+  fare: Type.Integer(),
+  pickupLocation: Nullable(Type.String()),
+  dropLocation: Nullable(Type.String()),
+  pickupLat: Type.Number(),
+  pickupLon: Type.Number(),
+  dropLat: Nullable(Type.Number()),
+  dropLon: Nullable(Type.Number()),
+  pickupDistanceKm: Type.Number({ description: 'From where you were when the offer was made' }),
+  pickupEtaMinutes: Type.Integer(),
+  expiresAt: Timestamp,
+  status: Type.Enum(OFFER_STATUSES),
+});
+export type Offer = Static<typeof Offer>;
+
+export const OfferIdParams = Type.Object({ offerId: Type.Integer({ minimum: 1 }) });
+
+// The body may be left out entirely; Fastify validates a missing body as null.
+export const DeclineBody = Type.Union([Type.Object({ reason: OptionalText(200) }), Type.Null()]);

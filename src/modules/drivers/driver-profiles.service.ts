@@ -1,0 +1,110 @@
+import type { Db } from '../../db/database.ts';
+import type { Transactions, Tx } from '../../db/transaction.ts';
+import { toIso, type Clock } from '../../platform/clock.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { takePage, type Page } from '../../platform/pagination.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import * as repository from './drivers.repository.ts';
+import type { Approval, DriverProfile, ProfileBody } from './drivers.schemas.ts';
+import type { VehicleType } from './vehicles.ts';
+
+export interface DriverProfilesDependencies {
+  db: Db;
+  transactions: Transactions;
+  users: Pick<AuthService, 'findUser'>;
+  clock: Clock;
+  /** DRIVER_APPROVAL_REQUIRED: drivers get no offers and cannot accept until an operator approves them. */
+  approvalRequired: boolean;
+}
+
+/** Drivers' vehicles and their approval by operators. */
+export class DriverProfiles {
+  readonly #deps: DriverProfilesDependencies;
+  readonly #listeners: Array<(driverId: number) => void> = [];
+
+  constructor(deps: DriverProfilesDependencies) {
+    this.#deps = deps;
+  }
+
+  /** Hears of every committed change of a profile or an approval (dispatch re-decides availability). */
+  onChange(listener: (driverId: number) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  async get(driverId: number): Promise<DriverProfile> {
+    const row = await repository.findProfile(this.#deps.db, driverId);
+    if (!row) throw notFound('You have no vehicle profile yet; PUT /drivers/me/profile first', 'NO_PROFILE');
+    return toProfile(row);
+  }
+
+  async save(driverId: number, body: ProfileBody): Promise<DriverProfile> {
+    const now = this.#deps.clock.now();
+    const row = await this.#deps.transactions.run(async (tx) => {
+      const saved = await repository.saveProfile(tx.db, {
+        driver_id: driverId,
+        vehicle_type: body.vehicleType,
+        vehicle_number: body.vehicleNumber.toUpperCase().replace(/[\s-]+/g, ''),
+        vehicle_model: body.vehicleModel?.trim() || null,
+        ac_available: body.acAvailable ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      });
+      this.#announce(tx, driverId);
+      return saved;
+    });
+    return toProfile(row);
+  }
+
+  /** What dispatch needs: the vehicle of each driver allowed offers now (approved, when approval is required). */
+  async dispatchable(driverIds: readonly number[]): Promise<Map<number, VehicleType>> {
+    const rows = await repository.findProfiles(this.#deps.db, driverIds);
+    return new Map(rows.filter((row) => this.#cleared(row.approval)).map((row) => [row.driver_id, row.vehicle_type as VehicleType]));
+  }
+
+  /**
+   * The account a ride is accepted for must be a driver (checked when an admin names one) and, when
+   * approval is required, approved.
+   */
+  async assertMayAccept(driverId: number, checkRole: boolean): Promise<void> {
+    if (checkRole && (await this.#deps.users.findUser(driverId))?.role !== 'DRIVER') throw badRequest('driverId must belong to a DRIVER account');
+    if (!this.#deps.approvalRequired) return;
+    const row = await repository.findProfile(this.#deps.db, driverId);
+    if (!row || row.approval !== 'approved') throw forbidden('This driver is not approved to take rides yet', 'DRIVER_NOT_APPROVED');
+  }
+
+  /** An operator's decision, inside the operator's transaction (with its audit entry). */
+  async setApproval(tx: Tx, driverId: number, approval: Approval, reason: string | null): Promise<DriverProfile | undefined> {
+    const row = await repository.setApproval(tx.db, driverId, approval, reason, this.#deps.clock.now());
+    if (row) this.#announce(tx, driverId);
+    return row && toProfile(row);
+  }
+
+  async list(approval: Approval | undefined, page: Page): Promise<{ profiles: DriverProfile[]; nextCursor: string | null }> {
+    const rows = await repository.listByApproval(this.#deps.db, approval, page);
+    const { items, nextCursor } = takePage(rows.map((row) => ({ ...row, id: row.driver_id })), page.limit);
+    return { profiles: items.map(toProfile), nextCursor };
+  }
+
+  #cleared(approval: string): boolean {
+    return !this.#deps.approvalRequired || approval === 'approved';
+  }
+
+  #announce(tx: Tx, driverId: number): void {
+    tx.afterCommit(() => {
+      for (const listener of this.#listeners) listener(driverId);
+    });
+  }
+}
+
+function toProfile(row: repository.ProfileRow): DriverProfile {
+  return {
+    driverId: row.driver_id,
+    vehicleType: row.vehicle_type as VehicleType,
+    vehicleNumber: row.vehicle_number,
+    vehicleModel: row.vehicle_model,
+    acAvailable: row.ac_available === 1,
+    approval: row.approval as Approval,
+    approvalReason: row.approval_reason,
+    updatedAt: toIso(row.updated_at),
+  };
+}

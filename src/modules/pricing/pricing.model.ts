@@ -1,0 +1,104 @@
+import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
+import type { FareEstimate, PricingRules } from './pricing.schemas.ts';
+
+// The arithmetic of what a rider pays, as pure functions of the pricing rules in force. The rules
+// themselves are versioned data (pricing_versions); these are version 1, today's numbers.
+
+export const FIRST_RULES: PricingRules = {
+  fares: {
+    bike: { base: 20, perKm: 6, perMinute: 1, minimum: 30 },
+    auto: { base: 30, perKm: 10, perMinute: 1.5, minimum: 40 },
+    mini: { base: 50, perKm: 12, perMinute: 2, minimum: 80 },
+    sedan: { base: 70, perKm: 15, perMinute: 2.5, minimum: 110 },
+    suv: { base: 100, perKm: 20, perMinute: 3, minimum: 150 },
+  },
+  surgeCap: 2.0,
+  cancellation: {
+    ACCEPTED: { share: 0.2, min: 20, max: 60 },
+    PICKED: { share: 0.4, min: 50, max: 180 },
+  },
+};
+
+/** Roads are longer than the great circle between two points. */
+export const ROAD_FACTOR = 1.3;
+/** Average city speed that turns distance into minutes. */
+export const CITY_SPEED_KMH = 24;
+/** The range shown around a quote: ±10 %. The booked fare is the quote's `fare`. */
+export const QUOTE_RANGE = { low: 0.9, high: 1.1 };
+
+/** An estimate as the API shows it, and the pricing version behind it (which a booking records). */
+export type Quote = FareEstimate & { pricingVersion: number };
+
+/** The live demand behind a quote: the surge multiplier and the expected pickup wait. */
+export interface DemandSignal {
+  surgeMultiplier: number;
+  pickupEtaMinutes: number;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+// Floating point turns 8.4 / 24 × 60 into 21.000000000000004; settle to 6 decimals before ceil/floor.
+const settle = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/** Road distance between two points, to 10 m. */
+export function roadDistanceKm(pickup: Point, drop: Point): number {
+  return round2(haversineKm(pickup, drop) * ROAD_FACTOR);
+}
+
+export const durationMinutes = (distanceKm: number): number => Math.ceil(settle((distanceKm / CITY_SPEED_KMH) * 60));
+
+/** fare = max(minimum, base + perKm × km + perMinute × minutes) × surge (at most the cap), in whole rupees. */
+export function quoteFare(
+  input: { distanceKm: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number },
+  rules: PricingRules,
+  version: number,
+): Quote {
+  const rate = rules.fares[input.rideType];
+  const distanceKm = round2(input.distanceKm);
+  const minutes = durationMinutes(distanceKm);
+  const surgeMultiplier = Math.min(rules.surgeCap, Math.max(1, input.surgeMultiplier));
+  const distanceFare = round2(rate.perKm * distanceKm);
+  const timeFare = round2(rate.perMinute * minutes);
+  const fare = Math.round(Math.max(rate.minimum, rate.base + distanceFare + timeFare) * surgeMultiplier);
+  const eta = Math.max(1, Math.round(input.pickupEtaMinutes));
+  return {
+    distanceKm,
+    durationMinutes: minutes,
+    rideType: input.rideType,
+    currency: 'INR',
+    fare,
+    estimatedFare: fare,
+    fareMin: Math.floor(settle(fare * QUOTE_RANGE.low)),
+    fareMax: Math.ceil(settle(fare * QUOTE_RANGE.high)),
+    baseFare: rate.base,
+    distanceFare,
+    timeFare,
+    surgeMultiplier,
+    etaMinMinutes: Math.max(1, eta - 2),
+    etaMaxMinutes: eta + 3,
+    pricingVersion: version,
+  };
+}
+
+/**
+ * What the rider owes for cancelling: nothing while the ride is REQUESTED, a share of the fare once a
+ * driver is on the way or on board. A driver's or an admin's cancellation costs the rider nothing.
+ */
+export function cancellationFee(status: string, byRider: boolean, fare: number, rules: PricingRules): number | null {
+  if (!byRider) return null;
+  const rule = status === 'ACCEPTED' || status === 'PICKED' ? rules.cancellation[status] : undefined;
+  if (!rule) return null;
+  return Math.min(rule.max, Math.max(rule.min, Math.round(fare * rule.share)));
+}
+
+/** Rules that make sense together (the schema checks each number alone). */
+export function checkRules(rules: PricingRules): string[] {
+  const problems: string[] = [];
+  for (const [type, rate] of Object.entries(rules.fares)) {
+    if (rate.minimum < rate.base) problems.push(`fares.${type}.minimum must be at least its base`);
+  }
+  for (const [status, rule] of Object.entries(rules.cancellation)) {
+    if (rule.min > rule.max) problems.push(`cancellation.${status}.min must not exceed its max`);
+  }
+  return problems;
+}

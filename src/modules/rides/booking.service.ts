@@ -1,0 +1,101 @@
+import type { Transactions } from '../../db/transaction.ts';
+import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { badRequest, conflict } from '../../platform/errors.ts';
+import { plusCode } from '../../platform/geo/geo.ts';
+import { zoneOf } from '../../platform/geo/zones.ts';
+import { parsePaymentMode, PAYMENT_MODES, type PaymentMode } from '../../platform/vocabulary.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { point, rideTypeOf, type FareQuotes } from './fare-quotes.ts';
+import { makeRideCodes } from './ride-codes.ts';
+import { rideRequested } from './ride-notifications.ts';
+import type { RideUpdates } from './ride-updates.ts';
+import { toRide } from './ride-views.ts';
+import * as repository from './rides.repository.ts';
+import type { BookBody, Ride } from './rides.schemas.ts';
+
+export interface BookingDependencies {
+  transactions: Transactions;
+  quotes: FareQuotes;
+  settings: Pick<SettingsService, 'paymentMethodOf'>;
+  notifications: Pick<NotificationsService, 'row' | 'saved' | 'announce'>;
+  updates: RideUpdates;
+  clock: Clock;
+  /** MAX_OPEN_RIDES_PER_RIDER. */
+  maxOpenRides: number;
+}
+
+/** Booking: the server prices the trip and makes the codes; whatever else the client sends is ignored. */
+export class BookingService {
+  readonly #deps: BookingDependencies;
+
+  constructor(deps: BookingDependencies) {
+    this.#deps = deps;
+  }
+
+  async book(user: AuthUser, body: BookBody): Promise<Ride> {
+    const pickup = point(body.pickupLat, body.pickupLon, 'pickup');
+    const drop = point(body.dropLat, body.dropLon, 'drop');
+    const rideType = rideTypeOf(body.rideType);
+    const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
+    const quote = await this.#deps.quotes.trip(pickup, drop, rideType);
+    const { startOtp, endOtp } = makeRideCodes();
+    const ride: repository.NewRide = {
+      rider_id: user.id,
+      driver_id: null,
+      status: 'REQUESTED',
+      ride_type: rideType,
+      pickup_location: body.pickupLocation ?? null,
+      drop_location: body.dropLocation ?? null,
+      pickup_lat: pickup?.lat ?? null,
+      pickup_lon: pickup?.lon ?? null,
+      drop_lat: drop?.lat ?? null,
+      drop_lon: drop?.lon ?? null,
+      pickup_plus_code: pickup ? plusCode(pickup) : null,
+      drop_plus_code: drop ? plusCode(drop) : null,
+      pickup_zone: pickup ? zoneOf(pickup) : null,
+      pickup_landmark: body.pickupLandmark ?? null,
+      drop_landmark: body.dropLandmark ?? null,
+      distance_km: quote.distanceKm,
+      duration_minutes: quote.durationMinutes,
+      surge_multiplier: quote.surgeMultiplier,
+      pricing_version: quote.pricingVersion,
+      fare: quote.fare,
+      payment_mode: paymentMode,
+      payment_status: 'PENDING',
+      payment_reference: null,
+      start_otp: startOtp,
+      end_otp: endOtp,
+      created_at: this.#deps.clock.now(),
+    };
+    const notice = this.#deps.notifications.row(
+      rideRequested({ rider_id: user.id, pickup_location: ride.pickup_location ?? null, drop_location: ride.drop_location ?? null, fare: quote.fare }),
+    );
+    // On PostgreSQL two bookings of one rider can pick the same free slot; the loser tries once more.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const booked = await this.#deps.transactions.run(
+        async (tx) => {
+          const saved = await repository.insertBooking(tx.db, ride, this.#deps.maxOpenRides, notice);
+          if (!saved) return undefined;
+          this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
+          this.#deps.updates.announce(tx, saved.ride);
+          return saved.ride;
+        },
+        { singleStatement: true },
+      );
+      if (booked) return toRide(booked, { codes: 'both' });
+    }
+    throw conflict(`You have ${this.#deps.maxOpenRides} open rides; finish or cancel one before booking another`, 'TOO_MANY_OPEN_RIDES');
+  }
+
+  async #defaultPaymentMode(riderId: number): Promise<PaymentMode> {
+    return parsePaymentMode(await this.#deps.settings.paymentMethodOf(riderId)) ?? 'UPI';
+  }
+}
+
+function paymentModeOf(value: string): PaymentMode {
+  const mode = parsePaymentMode(value);
+  if (!mode) throw badRequest(`paymentMode must be one of ${PAYMENT_MODES.join(', ')}`);
+  return mode;
+}

@@ -1,0 +1,95 @@
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
+import { acceptingDriver, assertNotOwnRide, assertStep } from './ride-access.ts';
+import type { RideCancellation } from './ride-cancellation.service.ts';
+import type { RideCodes } from './ride-codes.ts';
+import { rideAccepted, rideCompleted, rideStarted } from './ride-notifications.ts';
+import type { RideTransitions } from './ride-transitions.ts';
+import { toRide } from './ride-views.ts';
+import * as repository from './rides.repository.ts';
+import type { Ride, StatusBody } from './rides.schemas.ts';
+
+export interface LifecycleDependencies {
+  db: Db;
+  transitions: RideTransitions;
+  cancellation: RideCancellation;
+  codes: RideCodes;
+  profiles: Pick<DriverProfiles, 'assertMayAccept'>;
+  clock: Clock;
+}
+
+/** A ride's way from REQUESTED to COMPLETED: accept, pickup with the start code, completion with the end code. */
+export class RideLifecycle {
+  readonly #deps: LifecycleDependencies;
+
+  constructor(deps: LifecycleDependencies) {
+    this.#deps = deps;
+  }
+
+  /** POST /rides/status/{id}: one endpoint for every step. */
+  changeStatus(user: AuthUser, id: number, body: StatusBody): Promise<Ride> {
+    switch (body.status) {
+      case 'ACCEPTED':
+        return this.accept(user, id, body.driverId);
+      case 'PICKED':
+        return this.#pickup(user, id, body.otp);
+      case 'COMPLETED':
+        return this.#complete(user, id, body.otp);
+      case 'CANCELLED':
+        return this.#deps.cancellation.cancel(user, id, undefined);
+    }
+  }
+
+  /** The single conditional update that decides who gets a ride; offers accept through it too. */
+  async accept(user: AuthUser, id: number, requestedDriver: string | number | undefined): Promise<Ride> {
+    const driverId = acceptingDriver(user, requestedDriver);
+    await this.#deps.profiles.assertMayAccept(driverId, isAdmin(user));
+    const ride = await this.#find(id);
+    if (ride.status !== 'REQUESTED') throw conflict(`Ride ${id} is ${ride.status}; only a REQUESTED ride can be accepted`, 'RIDE_NOT_REQUESTED');
+    assertNotOwnRide(ride, driverId);
+    const now = this.#deps.clock.now();
+    let accepted: repository.RideRow | undefined;
+    try {
+      accepted = await this.#deps.transitions.move(ride, { status: 'ACCEPTED', driver_id: driverId, accepted_at: now }, rideAccepted, (tx) =>
+        repository.acceptRide(tx.db, id, driverId, now),
+      );
+    } catch (error) {
+      // Two accepts of one driver racing on PostgreSQL: the one-active-ride index stops the second.
+      if (isUniqueViolation(error)) throw conflict('This driver is already on another ride', 'DRIVER_BUSY');
+      throw error;
+    }
+    if (accepted) return toRide(accepted, { codes: 'start' });
+    if (await repository.isDriverBusy(this.#deps.db, driverId)) throw conflict('This driver is already on another ride', 'DRIVER_BUSY');
+    throw conflict(`Ride ${id} was taken or cancelled a moment ago`, 'RIDE_NOT_REQUESTED');
+  }
+
+  async #pickup(user: AuthUser, id: number, otp: string | undefined): Promise<Ride> {
+    const ride = await this.#find(id);
+    assertStep(user, ride, 'ACCEPTED', 'PICKED');
+    await this.#deps.codes.check(ride.id, 'start', otp, ride.start_otp);
+    const picked = await this.#deps.transitions.move(ride, { status: 'PICKED', picked_at: this.#deps.clock.now() }, rideStarted);
+    if (!picked) throw conflict(`Ride ${id} changed a moment ago; it is no longer ACCEPTED`, 'INVALID_TRANSITION');
+    return toRide(picked, { codes: 'end' });
+  }
+
+  async #complete(user: AuthUser, id: number, otp: string | undefined): Promise<Ride> {
+    const ride = await this.#find(id);
+    assertStep(user, ride, 'PICKED', 'COMPLETED');
+    await this.#deps.codes.check(ride.id, 'end', otp, ride.end_otp);
+    // The driver collects cash at the end of the ride; online modes wait for a verified payment.
+    const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
+    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', completed_at: this.#deps.clock.now(), payment_status: paymentStatus }, rideCompleted);
+    if (!completed) throw conflict(`Ride ${id} changed a moment ago; it is no longer PICKED`, 'INVALID_TRANSITION');
+    return toRide(completed);
+  }
+
+  async #find(id: number): Promise<repository.RideRow> {
+    const ride = await repository.findRide(this.#deps.db, id);
+    if (!ride) throw notFound(`Ride ${id} not found`);
+    return ride;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Db } from '../../db/database.ts';
+import type { AuthUser } from '../../platform/auth/roles.ts';
+import { notFound } from '../../platform/errors.ts';
+import { takePage, type Page } from '../../platform/pagination.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import { livePosition, viewerOf } from './ride-access.ts';
+import type { RideTracking } from './ride-tracking.service.ts';
+import { codesFor, toPublicRide, toRide } from './ride-views.ts';
+import * as repository from './rides.repository.ts';
+import type { PublicRide, Ride, RideStatusResponse } from './rides.schemas.ts';
+
+/** Reading rides, each in the caller's view: open requests, history, the caller's open rides, one ride's status. */
+export class RideQueries {
+  readonly #db: Db;
+  readonly #users: Pick<AuthService, 'findUsers'>;
+  readonly #drivers: Pick<DriversService, 'lastKnown'>;
+  readonly #tracking: Pick<RideTracking, 'publicStatus'>;
+
+  constructor(deps: { db: Db; users: Pick<AuthService, 'findUsers'>; drivers: Pick<DriversService, 'lastKnown'>; tracking: Pick<RideTracking, 'publicStatus'> }) {
+    this.#db = deps.db;
+    this.#users = deps.users;
+    this.#drivers = deps.drivers;
+    this.#tracking = deps.tracking;
+  }
+
+  /** Open requests, newest first, without codes or e-mails. */
+  async requested(page: Page): Promise<{ rides: PublicRide[]; nextCursor: string | null }> {
+    const { items, nextCursor } = takePage(await repository.listByStatus(this.#db, 'REQUESTED', page), page.limit);
+    const riders = await this.#users.findUsers(items.map((row) => row.rider_id));
+    return { rides: items.map((row) => toPublicRide(row, riders.get(row.rider_id)?.name)), nextCursor };
+  }
+
+  /** Rides the caller booked or drove, newest first. */
+  async history(user: AuthUser, page: Page): Promise<{ rides: Ride[]; nextCursor: string | null }> {
+    const { items, nextCursor } = takePage(await repository.listForUser(this.#db, user.id, page), page.limit);
+    return { rides: await this.#views(user, items), nextCursor };
+  }
+
+  /** The caller's rides in REQUESTED, ACCEPTED or PICKED: what an app that restarts must find again. */
+  async active(user: AuthUser): Promise<Ride[]> {
+    return this.#views(user, await repository.listOpenForUser(this.#db, user.id));
+  }
+
+  /** GET /rides/status/{id}: the whole ride for its rider and driver (and admins), the public subset for anyone else. */
+  async status(user: AuthUser | null, id: number): Promise<RideStatusResponse> {
+    if (!user) return this.#tracking.publicStatus(id);
+    const ride = await repository.findRide(this.#db, id);
+    if (!ride) throw notFound(`Ride ${id} not found`);
+    const viewer = viewerOf(user, ride);
+    if (viewer === 'public') return this.#tracking.publicStatus(id);
+    return (await this.#views(user, [ride]))[0];
+  }
+
+  async #views(user: AuthUser, rows: repository.RideRow[]): Promise<Ride[]> {
+    const riders = await this.#users.findUsers(rows.map((row) => row.rider_id));
+    return Promise.all(
+      rows.map(async (row) => {
+        const position = row.driver_id !== null && livePosition(row.status) ? await this.#drivers.lastKnown(row.driver_id) : undefined;
+        return toRide(row, { riderName: riders.get(row.rider_id)?.name, position, codes: codesFor(viewerOf(user, row)) });
+      }),
+    );
+  }
+}

@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Db, WriteDb } from '../../db/database.ts';
+import { ACTIVE_STATUSES } from './rides.schemas.ts';
+
+// Aggregates for the demand model: counts only, from per-bucket totals and indexed columns.
+
+export interface BucketCounts {
+  rides: number;
+  riders: number;
+  accepted: number;
+  acceptDelayMs: number;
+}
+
+/** Adds counts to their buckets; several instances add to the same rows, so values are increments. */
+export async function addToBuckets(db: WriteDb, entries: ReadonlyArray<[number, BucketCounts]>): Promise<void> {
+  // In bucket order, so two instances adding to the same buckets lock them in the same order.
+  for (const [start, counts] of [...entries].sort(([a], [b]) => a - b)) {
+    await db
+      .insertInto('demand_buckets')
+      .values({ bucket_start: start, rides: counts.rides, riders: counts.riders, accepted: counts.accepted, accept_delay_ms: counts.acceptDelayMs })
+      .onConflict((oc) =>
+        oc.column('bucket_start').doUpdateSet((eb) => ({
+          rides: eb('demand_buckets.rides', '+', eb.ref('excluded.rides')),
+          riders: eb('demand_buckets.riders', '+', eb.ref('excluded.riders')),
+          accepted: eb('demand_buckets.accepted', '+', eb.ref('excluded.accepted')),
+          accept_delay_ms: eb('demand_buckets.accept_delay_ms', '+', eb.ref('excluded.accept_delay_ms')),
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function bucketsSince(db: Db, since: number): Promise<Array<{ start: number } & BucketCounts>> {
+  const rows = await db.selectFrom('demand_buckets').selectAll().where('bucket_start', '>=', since).execute();
+  return rows.map((row) => ({
+    start: Number(row.bucket_start),
+    rides: Number(row.rides),
+    riders: Number(row.riders),
+    accepted: Number(row.accepted),
+    acceptDelayMs: Number(row.accept_delay_ms),
+  }));
+}
+
+/** Rides in REQUESTED, and the distinct riders who hold them. */
+export async function openRequests(db: Db): Promise<{ rides: number; riders: number }> {
+  const row = await db
+    .selectFrom('rides')
+    .select((eb) => [eb.fn.countAll<number>().as('rides'), eb.fn.count<number>('rider_id').distinct().as('riders')])
+    .where('status', '=', 'REQUESTED')
+    .executeTakeFirstOrThrow();
+  return { rides: Number(row.rides), riders: Number(row.riders) };
+}
+
+/** Drivers on an ACCEPTED or PICKED ride (at most one each). */
+export async function countBusyDrivers(db: Db): Promise<number> {
+  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', 'in', ACTIVE_STATUSES).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Drivers with ride activity since `since`: on a ride now, or accepted, finished or lost one since.
+ * (Picking up and reporting positions happen between accepting and finishing.)
+ */
+export async function driversActiveSince(db: Db, since: number): Promise<number[]> {
+  // UNION ALL then DISTINCT: a plain UNION lets SQLite merge ordered walks of the whole driver index.
+  const driversWhere = (column: 'accepted_at' | 'completed_at' | 'cancelled_at') => db.selectFrom('rides').select('driver_id').where(column, '>=', since);
+  const activity = driversWhere('accepted_at')
+    .unionAll(driversWhere('completed_at'))
+    .unionAll(driversWhere('cancelled_at'))
+    .unionAll(db.selectFrom('rides').select('driver_id').where('status', 'in', ACTIVE_STATUSES))
+    .as('activity');
+  const rows = await db.selectFrom(activity).select('driver_id').distinct().execute();
+  // Rides cancelled before any driver took them have none.
+  return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
+}
+
+/**
+ * Recounts every bucket from the rides table: for data written around the service (the
+ * benchmark's bulk loader); a running service keeps the buckets as rides are booked.
+ */
+export async function recountBuckets(db: WriteDb): Promise<void> {
+  await db.deleteFrom('demand_buckets').execute();
+  await db
+    .insertInto('demand_buckets')
+    .columns(['bucket_start', 'rides', 'riders', 'accepted', 'accept_delay_ms'])
+    .expression((eb) =>
+      eb
+        .selectFrom('rides')
+        .select([
+          sql<number>`(created_at / 900000) * 900000`.as('bucket_start'),
+          eb.fn.countAll<number>().as('rides'),
+          sql<number>`count(distinct rider_id)`.as('riders'),
+          sql<number>`count(accepted_at)`.as('accepted'),
+          sql<number>`coalesce(sum(accepted_at - created_at), 0)`.as('accept_delay_ms'),
+        ])
+        .groupBy(sql`created_at / 900000`),
+    )
+    .execute();
+}

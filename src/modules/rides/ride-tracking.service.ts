@@ -1,0 +1,94 @@
+import type { Transactions } from '../../db/transaction.ts';
+import type { UserHub } from '../../events.ts';
+import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { assertDriverOf, livePosition, publicPositionVisible } from './ride-access.ts';
+import { driverArriving } from './ride-notifications.ts';
+import type { RideSnapshots } from './ride-snapshots.ts';
+import { toRideStatus } from './ride-views.ts';
+import * as repository from './rides.repository.ts';
+import type { RideSnapshot } from './rides.repository.ts';
+import type { LocationResponse, RideStatus, RideStatusView } from './rides.schemas.ts';
+
+/** A driver this close to the pickup point triggers the one DRIVER_ARRIVING notice. */
+export const ARRIVING_DISTANCE_KM = 0.3;
+
+export interface TrackingDependencies {
+  snapshots: RideSnapshots;
+  drivers: Pick<DriversService, 'reportPosition' | 'lastKnown'>;
+  settings: Pick<SettingsService, 'sharesTrips'>;
+  notifications: Pick<NotificationsService, 'record'>;
+  hub: UserHub;
+  transactions: Transactions;
+  clock: Clock;
+}
+
+/**
+ * Following a ride: the driver's position reports (the hot path: no database on the way, the
+ * position belongs to the drivers module), the rider's live position messages, the one arrival
+ * notice, and the public status anyone may poll.
+ */
+export class RideTracking {
+  readonly #deps: TrackingDependencies;
+
+  constructor(deps: TrackingDependencies) {
+    this.#deps = deps;
+  }
+
+  /** POST /rides/location/{id}: the ride's driver reports where they are. */
+  async report(user: AuthUser, id: number, point: Point): Promise<LocationResponse> {
+    const ride = await this.#deps.snapshots.get(id);
+    if (!ride) throw notFound(`Ride ${id} not found`);
+    assertDriverOf(user, ride, 'report its location');
+    if (!livePosition(ride.status)) {
+      throw conflict(`Ride ${id} is ${ride.status}; locations are taken while it is ACCEPTED or PICKED`, 'RIDE_NOT_ACTIVE');
+    }
+    const driverId = ride.driver_id!;
+    const reported = await this.#deps.drivers.reportPosition(driverId, point);
+    const at = await this.#onTheRide(ride, reported);
+    return { id, status: ride.status as RideStatus, riderId: ride.rider_id, driverId, driverLat: reported.lat, driverLon: reported.lon, driverLocationUpdatedAt: at };
+  }
+
+  /**
+   * A driver's position from the realtime channel: what PUT /drivers/me/location does, plus the
+   * position report of the ride they are on, if any (the same index, batched writes and arrival notice).
+   */
+  async reportDriverPosition(driverId: number, point: Point): Promise<void> {
+    const reported = await this.#deps.drivers.reportPosition(driverId, point);
+    const ride = await this.#deps.snapshots.activeRideOf(driverId);
+    if (ride) await this.#onTheRide(ride, reported);
+  }
+
+  /** The rider follows the position live; the first one within 300 m of the pickup tells them once. */
+  async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<string> {
+    const at = new Date(reported.updatedAt).toISOString();
+    await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at });
+    if (ride.status === 'ACCEPTED' && ride.arriving_notified_at === null && ride.pickup_lat !== null && ride.pickup_lon !== null) {
+      if (haversineKm(reported, { lat: ride.pickup_lat, lon: ride.pickup_lon }) <= ARRIVING_DISTANCE_KM) await this.#noticeArrival(ride);
+    }
+    return at;
+  }
+
+  /** What anyone may follow of a ride: no places, and the driver's position only while it is public. */
+  async publicStatus(id: number): Promise<RideStatusView> {
+    const ride = await this.#deps.snapshots.get(id);
+    if (!ride) throw notFound(`Ride ${id} not found`);
+    const sharing = ride.status === 'PICKED' && (await this.#deps.settings.sharesTrips(ride.rider_id));
+    const visible = ride.driver_id !== null && publicPositionVisible(ride.status, sharing);
+    return toRideStatus(ride, visible ? await this.#deps.drivers.lastKnown(ride.driver_id!) : undefined, sharing);
+  }
+
+  async #noticeArrival(ride: RideSnapshot): Promise<void> {
+    const now = this.#deps.clock.now();
+    await this.#deps.transactions.run(async (tx) => {
+      if (await repository.claimArrivingNotice(tx.db, ride.id, now)) await this.#deps.notifications.record(tx, driverArriving(ride));
+    });
+    // Claimed here or elsewhere: either way, no more claims for this ride.
+    ride.arriving_notified_at = now;
+  }
+}

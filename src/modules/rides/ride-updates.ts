@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Tx } from '../../db/transaction.ts';
+import type { UserHub } from '../../events.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import { livePosition } from './ride-access.ts';
+import type { RideSnapshots } from './ride-snapshots.ts';
+import { toRide } from './ride-views.ts';
+import type { RideRow } from './rides.repository.ts';
+
+/**
+ * What follows a committed change of a ride: every instance forgets what it remembered of the
+ * ride, and its rider and driver get their view of it over the realtime channel.
+ */
+export class RideUpdates {
+  readonly #listeners: Array<(ride: RideRow) => void> = [];
+  readonly #snapshots: RideSnapshots;
+  readonly #hub: UserHub;
+  readonly #drivers: Pick<DriversService, 'lastKnown'>;
+  readonly #log: FastifyBaseLogger;
+
+  constructor(deps: { snapshots: RideSnapshots; hub: UserHub; drivers: Pick<DriversService, 'lastKnown'>; log: FastifyBaseLogger }) {
+    this.#snapshots = deps.snapshots;
+    this.#hub = deps.hub;
+    this.#drivers = deps.drivers;
+    this.#log = deps.log;
+  }
+
+  /** Hears every committed change of a ride on this instance (its new state). */
+  onChange(listener: (ride: RideRow) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  announce(tx: Tx, ride: RideRow): void {
+    tx.afterCommit(() => {
+      for (const listener of this.#listeners) listener(ride);
+      void this.#announce(ride);
+    });
+  }
+
+  async #announce(ride: RideRow): Promise<void> {
+    try {
+      await this.#snapshots.changed(ride);
+      const position = ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id) : undefined;
+      await this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' }));
+      if (ride.driver_id !== null) await this.#hub.send(ride.driver_id, 'ride.updated', toRide(ride, { position }));
+    } catch (error) {
+      this.#log.warn({ err: error, rideId: ride.id }, 'ride change not announced everywhere');
+    }
+  }
+}

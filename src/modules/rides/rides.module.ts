@@ -1,0 +1,98 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transaction.ts';
+import type { ServiceBus, UserHub } from '../../events.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Counters } from '../../platform/counters.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { Pricing } from '../pricing/pricing.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { BookingService } from './booking.service.ts';
+import { FareQuotes, type DemandSource } from './fare-quotes.ts';
+import { RideCancellation } from './ride-cancellation.service.ts';
+import { RideCodes } from './ride-codes.ts';
+import { RideDispatch } from './ride-dispatch.service.ts';
+import { RideFeedback } from './ride-feedback.service.ts';
+import { RideLifecycle } from './ride-lifecycle.service.ts';
+import { RidePayments } from './ride-payments.service.ts';
+import { RideQueries } from './ride-queries.service.ts';
+import { RideSnapshots } from './ride-snapshots.ts';
+import type { RideStats } from './ride-stats.service.ts';
+import { RideTracking } from './ride-tracking.service.ts';
+import { RideTransitions } from './ride-transitions.ts';
+import { RideUpdates } from './ride-updates.ts';
+
+export interface RideModuleDependencies {
+  db: Db;
+  transactions: Transactions;
+  bus: ServiceBus;
+  hub: UserHub;
+  clock: Clock;
+  counters: Counters;
+  log: FastifyBaseLogger;
+  users: Pick<AuthService, 'findUser' | 'findUsers'>;
+  drivers: DriversService;
+  profiles: Pick<DriverProfiles, 'assertMayAccept'>;
+  notifications: NotificationsService;
+  settings: Pick<SettingsService, 'paymentMethodOf' | 'sharesTrips'>;
+  stats: RideStats;
+  pricing: Pick<Pricing, 'current' | 'rules'>;
+  /** The surge and pickup wait behind fare quotes. */
+  demand: DemandSource;
+  maxOpenRidesPerRider: number;
+}
+
+/** The ride module's services, one job each. */
+export interface RideServices {
+  quotes: FareQuotes;
+  booking: BookingService;
+  lifecycle: RideLifecycle;
+  cancellation: RideCancellation;
+  feedback: RideFeedback;
+  tracking: RideTracking;
+  queries: RideQueries;
+  payments: RidePayments;
+  /** Other modules hook into steps here (payments on cancellation, dispatch on accept). */
+  transitions: RideTransitions;
+  /** Committed changes, for modules that follow rides (dispatch). */
+  updates: RideUpdates;
+  /** What dispatch reads of rides and records on them. */
+  dispatch: RideDispatch;
+  drivers: DriversService;
+}
+
+export async function createRideServices(deps: RideModuleDependencies): Promise<RideServices> {
+  const { db, transactions, clock, notifications, drivers } = deps;
+  const snapshots = new RideSnapshots(db, deps.bus, clock);
+  await snapshots.listen();
+  const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, log: deps.log });
+  // The demand statistics count bookings and accepts as they commit.
+  updates.onChange((ride) => {
+    if (ride.status === 'REQUESTED') {
+      deps.stats.recordBooking(ride.rider_id, ride.created_at).catch((error: unknown) => deps.log.warn({ err: error }, 'booking not counted in demand statistics'));
+    } else if (ride.status === 'ACCEPTED' && ride.accepted_at !== null) {
+      deps.stats.recordAccept(ride.created_at, ride.accepted_at);
+    }
+  });
+  const transitions = new RideTransitions({ transactions, notifications, updates, drivers });
+  const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
+  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, notifications, hub: deps.hub, transactions, clock });
+  const quotes = new FareQuotes(deps.demand, deps.pricing);
+  return {
+    quotes,
+    booking: new BookingService({ transactions, quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),
+    lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
+    cancellation,
+    feedback: new RideFeedback({ db, transactions }),
+    tracking,
+    queries: new RideQueries({ db, users: deps.users, drivers, tracking }),
+    payments: new RidePayments(db),
+    transitions,
+    updates,
+    dispatch: new RideDispatch({ db, transactions, notifications, updates, snapshots }),
+    drivers,
+  };
+}

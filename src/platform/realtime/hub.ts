@@ -1,0 +1,134 @@
+import type { Clock } from '../clock.ts';
+import type { EventMap } from '../event-bus.ts';
+
+/** One message to one user: its type, the user's sequence number, when it was sent, and its data. */
+export interface UserMessage<M extends EventMap, K extends keyof M & string = keyof M & string> {
+  type: K;
+  seq: number;
+  at: string;
+  data: M[K];
+}
+
+export type Listener<M extends EventMap> = (message: UserMessage<M>) => void;
+
+export interface Attachment<M extends EventMap> {
+  /** The user's latest sequence number when attached. */
+  seq: number;
+  /** Messages after `resumeAfter`, or 'resync' when some of them are no longer kept. */
+  replay: Array<UserMessage<M>> | 'resync';
+  detach(): void;
+}
+
+/** Messages are kept for replay at least this long. */
+export const REPLAY_MS = 5 * 60_000;
+
+/**
+ * What a user's apps hear live. Modules send typed messages to a user; the hub numbers them per
+ * user, keeps them for REPLAY_MS so a reconnecting client loses nothing, and hands them to every
+ * live connection of that user on any instance. Transports (WebSocket, SSE) attach connections.
+ */
+export interface RealtimeHub<M extends EventMap> {
+  send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void>;
+  /** Starts delivering the user's new messages to `listener`; with `resumeAfter`, first what was missed. */
+  attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>>;
+  /** Live connections attached on this instance. */
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+interface UserState<M extends EventMap> {
+  seq: number;
+  kept: Array<UserMessage<M> & { sentAt: number }>;
+  listeners: Set<Listener<M>>;
+}
+
+/** In-process hub: one instance sees every connection and every message. */
+export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
+  readonly #users = new Map<number, UserState<M>>();
+  readonly #clock: Clock;
+  readonly #sweeper: NodeJS.Timeout;
+  #connections = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+    this.#sweeper = setInterval(() => this.#sweep(), 60_000).unref();
+  }
+
+  get connections(): number {
+    return this.#connections;
+  }
+
+  async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
+    const user = this.#user(userId);
+    const now = this.#clock.now();
+    const message = { type, seq: ++user.seq, at: new Date(now).toISOString(), data } as UserMessage<M>;
+    user.kept.push({ ...message, sentAt: now });
+    trim(user.kept, now);
+    for (const listener of user.listeners) listener(message);
+  }
+
+  async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {
+    const user = this.#user(userId);
+    trim(user.kept, this.#clock.now());
+    user.listeners.add(listener);
+    this.#connections++;
+    let attached = true;
+    return {
+      seq: user.seq,
+      replay: resumeAfter === undefined ? [] : replayAfter(user.kept, user.seq, resumeAfter),
+      detach: () => {
+        if (!attached) return;
+        attached = false;
+        user.listeners.delete(listener);
+        this.#connections--;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#users.clear();
+  }
+
+  #user(userId: number): UserState<M> {
+    let user = this.#users.get(userId);
+    if (!user) this.#users.set(userId, (user = { seq: 0, kept: [], listeners: new Set() }));
+    return user;
+  }
+
+  // A user with nothing kept and nobody listening costs nothing to forget; sequence numbers then
+  // start again, which a resuming client sees as a gap and answers with a resync.
+  #sweep(): void {
+    const now = this.#clock.now();
+    for (const [userId, user] of this.#users) {
+      trim(user.kept, now);
+      if (user.kept.length === 0 && user.listeners.size === 0) this.#users.delete(userId);
+    }
+  }
+}
+
+function trim(kept: Array<{ sentAt: number }>, now: number): void {
+  let drop = 0;
+  while (drop < kept.length && kept[drop].sentAt < now - REPLAY_MS) drop++;
+  if (drop > 0) kept.splice(0, drop);
+}
+
+/**
+ * The kept messages after `resumeAfter`, or 'resync' when the client asks from a point that is
+ * gone (older than the oldest kept message) or unknown (past the latest sequence number).
+ */
+export function replayAfter<T extends { seq: number }>(kept: readonly T[], latest: number, resumeAfter: number): T[] | 'resync' {
+  if (resumeAfter > latest) return 'resync';
+  if (resumeAfter === latest) return [];
+  const oldest = kept.length > 0 ? kept[0].seq : latest + 1;
+  if (oldest > resumeAfter + 1) return 'resync';
+  return kept.filter((message) => message.seq > resumeAfter).map((message) => strip(message));
+}
+
+/** A kept message without the bookkeeping of when it was kept. */
+function strip<T extends { seq: number }>(message: T): T {
+  if (!('sentAt' in message)) return message;
+  const copy = { ...message } as T & { sentAt?: number };
+  delete copy.sentAt;
+  return copy;
+}

@@ -1,0 +1,30 @@
+// Closed sets of values that several modules share, each with its one parser. The API takes them
+// in any case and with stray spaces; the service keeps the canonical spelling.
+
+export const RIDE_TYPES = ['bike', 'auto', 'mini', 'sedan', 'suv'] as const;
+export type RideType = (typeof RIDE_TYPES)[number];
+export const DEFAULT_RIDE_TYPE: RideType = 'mini';
+
+/** How a rider pays. CASH goes to the driver; the others go through the payment provider. */
+export const PAYMENT_MODES = ['CASH', 'UPI', 'CARD', 'WALLET', 'NETBANKING'] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
+export type OnlinePaymentMode = Exclude<PaymentMode, 'CASH'>;
+export const ONLINE_PAYMENT_MODES = PAYMENT_MODES.filter((mode): mode is OnlinePaymentMode => mode !== 'CASH');
+
+function parseOneOf<T extends string>(values: readonly T[], raw: string, canonical: (value: string) => string): T | undefined {
+  const value = canonical(raw.trim());
+  return (values as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+/** `bike`, ` SUV ` → the ride type, or undefined. */
+export const parseRideType = (raw: string): RideType | undefined => parseOneOf(RIDE_TYPES, raw, (v) => v.toLowerCase());
+
+/** `upi`, ` Cash ` → the payment mode, or undefined. */
+export const parsePaymentMode = (raw: string): PaymentMode | undefined => parseOneOf(PAYMENT_MODES, raw, (v) => v.toUpperCase());
+
+/** A payment mode the provider handles, or undefined (CASH included). */
+export const parseOnlinePaymentMode = (raw: string): OnlinePaymentMode | undefined => parseOneOf(ONLINE_PAYMENT_MODES, raw, (v) => v.toUpperCase());
+
+/** How rides find drivers (DISPATCH_MODE): drivers pick from the open list, each ride goes to its nearest driver, or rounds pair them all at once. */
+export const DISPATCH_MODES = ['broadcast', 'nearest', 'batched'] as const;
+export type DispatchMode = (typeof DISPATCH_MODES)[number];
