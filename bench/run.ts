@@ -15,45 +15,14 @@ import { queryPoints } from './lib/drivers.ts';
 import { loadFixtures, type Fixtures } from './lib/fixtures.ts';
 import { bearer, json, load, type LoadRequest, type LoadResult } from './lib/load.ts';
 import { PINNING, pidOf, rssMb, SERVICE_NODE_FLAGS, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
+import { log, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
 import { median, round, spread } from './lib/stats.ts';
 
-const argv = process.argv.slice(2).join(' ');
-const quick = argv.includes('--quick');
-const only = /--only=([\w,]+)/.exec(argv)?.[1]?.split(',');
-const wanted = (scenario: string) => !only || only.includes(scenario);
+/** Scenarios in files of their own (bench/scenarios/), by the name `--only=` selects them with. */
+const SCENARIOS: Record<string, Scenario> = {};
 
-const SETTINGS = quick
-  ? { warmup: 1, seconds: 2, repeats: 1, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 200_000, insightsRides: 100_000, soakSeconds: 10, soakPairs: 20 }
-  : { warmup: 5, seconds: 10, repeats: 3, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 1_000_000, insightsRides: 1_000_000, soakSeconds: 600, soakPairs: 50 };
-
-interface Row {
-  scenario: string;
-  mode: string;
-  requestsPerSecond?: number;
-  p50?: number;
-  p99?: number;
-  errors?: number;
-  spreadPercent?: number;
-  baseline?: string;
-  baselineValue?: number;
-  ratio?: number;
-  value?: string;
-  target: string;
-  met: boolean;
-}
 const rows: Row[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'ride-bench-'));
-const log = (message: string) => console.error(`[bench] ${message}`);
-
-interface Mode {
-  name: 'embedded' | 'production';
-  env: Record<string, string | undefined>;
-  /** A fresh, empty database URL for one purpose. */
-  freshDatabase(label: string): Promise<string>;
-  resetRedis(): Promise<void>;
-  /** Drops the databases this run created. */
-  cleanup(): Promise<void>;
-}
 
 const modes: Mode[] = [embeddedMode()];
 const postgresUrl = process.env.DATABASE_URL;
@@ -72,6 +41,11 @@ try {
     if (wanted('nearby')) await nearbyScenarios(mode, env);
     if (wanted('insights')) await insightsScenario(mode, { ...mode.env, DATABASE_URL: await mode.freshDatabase('insights') });
     if (wanted('soak')) await soakScenario(mode, { ...env, DATABASE_URL: await mode.freshDatabase('soak') });
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      if (!wanted(name)) continue;
+      await mode.resetRedis();
+      rows.push(...(await scenario(mode, { ...mode.env, DATABASE_URL: await mode.freshDatabase(name) })));
+    }
   }
 } finally {
   await baseline.stop();
