@@ -5,7 +5,8 @@ import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import type { ServiceBus, ServiceEvents, UserHub, UserMessages } from './events.ts';
 import { AdminAccounts } from './modules/admin/accounts.service.ts';
-import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { accountsRoutes } from './modules/admin/accounts.routes.ts';
+import { auditRoutes } from './modules/admin/audit.routes.ts';
 import { AuditTrail } from './modules/admin/audit.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -156,7 +157,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await drivers.restore();
   const payments = new PaymentsService({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, notifications });
   const audit = new AuditTrail({ db, clock });
-  const admin = { audit, accounts: new AdminAccounts({ transactions, auth, audit }) };
+  const accounts = new AdminAccounts({ transactions, auth, audit });
 
   // Live streams end first, so clients reconnect elsewhere; after requests in flight have
   // finished, buffered writes are flushed and connections closed.
@@ -185,7 +186,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
   await app.register(zonesRoutes, { prefix: '/admin', service: insights });
-  await app.register(adminRoutes, { prefix: '/admin', ...admin });
+  await app.register(auditRoutes, { prefix: '/admin', audit });
+  await app.register(accountsRoutes, { prefix: '/admin', accounts });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
   await app.register(realtimeRoutes<UserMessages>, {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { point } from '../rides/fare-quotes.ts';
 import { InsightsQuery, ZoneInsights, ZonesResponse } from './insights.schemas.ts';
@@ -21,7 +22,7 @@ export async function insightsRoutes(fastify: FastifyInstance, { service }: { se
 
 export async function zonesRoutes(fastify: FastifyInstance, { service }: { service: InsightsService }) {
   fastify.withTypeProvider<TypeBoxTypeProvider>().get('/zones', {
-    config: { roles: ['ADMIN'] as const },
+    config: ADMIN_ONLY,
     schema: {
       tags: ['admin'],
       summary: 'Zones with riders waiting or drivers available: demand, supply and surge (the heat map)',

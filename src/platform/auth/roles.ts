@@ -13,4 +13,7 @@ export const isRole = (value: unknown): value is Role => typeof value === 'strin
 export const RIDER_ROLES: readonly Role[] = ['USER', 'RIDER', 'ADMIN'];
 export const DRIVER_ROLES: readonly Role[] = ['DRIVER', 'ADMIN'];
 
+/** Route config of every operator route (/admin): test/modules/admin checks all of them against the OpenAPI document. */
+export const ADMIN_ONLY = { roles: ['ADMIN'] } as const satisfies { roles: readonly Role[] };
+
 export const isAdmin = (user: AuthUser): boolean => user.role === 'ADMIN';
