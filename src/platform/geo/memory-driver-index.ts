@@ -1,17 +1,12 @@
-import { distanceKm, EARTH_RADIUS_KM, type Point } from './geo.ts';
+import { distanceKm, type Point } from './geo.ts';
+import { CircleCells, cellOf } from './circle-cells.ts';
 import { byDistance, nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
 import { IdTable } from './id-table.ts';
 
-// Grid cells of 0.01° (about 1.1 km north-south). A search visits rings of cells around the
-// centre and stops as soon as no unvisited cell can hold a closer driver than the ones found.
-const CELL_DEGREES = 0.01;
-const KM_PER_DEGREE_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
-const COLUMNS = Math.round(360 / CELL_DEGREES);
 const SWEEP_INTERVAL_MS = 10_000;
-
-const rowOf = (lat: number) => Math.floor((lat + 90) / CELL_DEGREES);
-const columnOf = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
-const cellKey = (row: number, column: number) => row * COLUMNS + column;
+// A search stops once no cell left can hold a driver nearer than the ones found; distances within a
+// micrometre of the bound are not trusted to floating point, so such a search goes one ring further.
+const BOUND_SLACK_KM = 1e-9;
 
 const NONE = -1;
 
@@ -41,6 +36,9 @@ export class MemoryDriverIndex implements DriverLocationIndex {
   #newest = NONE;
   readonly #sweeper: NodeJS.Timeout;
   readonly #now: () => number;
+  // Reused by every search: a search runs from start to end without yielding.
+  readonly #circle = new CircleCells();
+  #visitedCells = 0;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -52,13 +50,18 @@ export class MemoryDriverIndex implements DriverLocationIndex {
     return this.#slotOf.size;
   }
 
+  /** Cells looked up by every search so far: the work of a search, which tests hold to the area searched. */
+  get visitedCells(): number {
+    return this.#visitedCells;
+  }
+
   async upsert(position: DriverPosition): Promise<void> {
     this.upsertNow(position);
   }
 
   /** The synchronous core of upsert, for bulk loading. */
   upsertNow({ driverId, lat, lon, updatedAt }: DriverPosition): void {
-    const cell = cellKey(rowOf(lat), columnOf(lon));
+    const cell = cellOf(lat, lon);
     let slot = this.#slotOf.get(driverId);
     if (slot === NONE) {
       slot = this.#allocate();
@@ -92,50 +95,21 @@ export class MemoryDriverIndex implements DriverLocationIndex {
 
   async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
     const freshAfter = now - POSITION_TTL_MS;
-    const centerRow = rowOf(center.lat);
-    const centerColumn = columnOf(center.lon);
-    const cellKmLat = CELL_DEGREES * KM_PER_DEGREE_LAT;
-    const rowRings = Math.ceil(radiusKm / cellKmLat);
-    // Longitude cells shrink towards the poles: the latitude of the circle farthest from the equator
-    // decides how many columns the circle can span; a circle over a pole spans them all.
-    const farthestLat = Math.abs(center.lat) + radiusKm / KM_PER_DEGREE_LAT;
-    const cosFarthest = farthestLat >= 90 ? 0 : Math.cos((farthestLat * Math.PI) / 180);
-    const halfTurn = COLUMNS / 2;
-    const columnRings = cosFarthest === 0 ? halfTurn : Math.min(halfTurn, Math.ceil(radiusKm / (cellKmLat * cosFarthest)));
-    const maxRing = Math.max(rowRings, columnRings);
-    // The closest any point `ring` whole cells away can be, east-west or north-south (great circle).
-    const reachKm = (ring: number) => {
-      const northSouth = ring * cellKmLat;
-      const halfAngle = (ring * CELL_DEGREES * Math.PI) / 360;
-      const eastWest = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, cosFarthest * Math.sin(Math.min(halfAngle, Math.PI / 2))));
-      return Math.min(northSouth, eastWest);
-    };
-
+    const circle = this.#circle;
+    circle.reset(center, radiusKm);
     const nearest = new Nearest(limit);
-    const consider = (rowOffset: number, columnOffset: number) => {
-      const column = (centerColumn + columnOffset + COLUMNS) % COLUMNS;
-      for (let slot = this.#cellHead.get(cellKey(centerRow + rowOffset, column)) ?? NONE; slot !== NONE; slot = this.#cellNext[slot]) {
-        if (this.#updatedAt[slot] <= freshAfter) continue;
-        const km = distanceKm(center.lat, center.lon, this.#lat[slot], this.#lon[slot]);
-        if (km <= radiusKm) nearest.offer(this.#driverId[slot], km, this.#lat, this.#lon, slot);
-      }
-    };
-
-    // Ring r is the square outline of cells r steps from the centre cell. Half a turn east and
-    // half a turn west are the same column, visited once.
-    for (let ring = 0; ring <= maxRing; ring++) {
-      const columns = Math.min(ring, columnRings);
-      const lastColumn = columns === halfTurn ? columns - 1 : columns;
-      for (let dr = -Math.min(ring, rowRings); dr <= Math.min(ring, rowRings); dr++) {
-        if (Math.abs(dr) === ring) {
-          for (let dc = -columns; dc <= lastColumn; dc++) consider(dr, dc);
-        } else if (ring <= columnRings) {
-          consider(dr, -ring);
-          if (ring !== halfTurn) consider(dr, ring);
+    for (let ring = 0; ; ring++) {
+      const count = circle.ring(ring);
+      if (count < 0) break;
+      this.#visitedCells += count;
+      for (let k = 0; k < count; k++) {
+        for (let slot = this.#cellHead.get(circle.cells[k]) ?? NONE; slot !== NONE; slot = this.#cellNext[slot]) {
+          if (this.#updatedAt[slot] <= freshAfter) continue;
+          const km = distanceKm(center.lat, center.lon, this.#lat[slot], this.#lon[slot]);
+          if (km <= radiusKm) nearest.offer(this.#driverId[slot], km, this.#lat, this.#lon, slot);
         }
       }
-      // Every cell of a later ring lies at least `ring` whole cells from the centre cell.
-      if (nearest.full && nearest.farthestKm <= reachKm(ring)) break;
+      if (nearest.full && circle.fartherBeyond(ring, nearest.farthestKm + BOUND_SLACK_KM)) break;
     }
     return nearestFirst(nearest.drivers, limit);
   }

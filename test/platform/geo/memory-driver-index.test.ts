@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { POSITION_TTL_MS, type DriverPosition } from '../../../src/platform/geo/driver-index.ts';
+import { CELL_KM } from '../../../src/platform/geo/circle-cells.ts';
 import { MemoryDriverIndex } from '../../../src/platform/geo/memory-driver-index.ts';
 import { haversineKm, type Point } from '../../../src/platform/geo/geo.ts';
 import { bruteForce, destination, ids, KM_PER_DEGREE, mulberry32, NOW, round3 } from '../../helpers/geo.ts';
-
 
 /** One index per test, closed afterwards so its sweep timer does not outlive the test. */
 function withIndex(run: (index: MemoryDriverIndex) => Promise<void>): () => Promise<void> {
@@ -363,5 +363,60 @@ describe('MemoryDriverIndex', () => {
     await index.close();
     assert.equal(index.size, 0);
     assert.deepEqual(await index.nearby(bengaluru, 5, 10, NOW), []);
+  }));
+});
+
+describe('MemoryDriverIndex: the work of a search follows the area searched, at any latitude', () => {
+  // The cells of the searched circle widened by two cells all round, and half again: what a search
+  // may look at, wherever it is. (On a grid of equal degrees, 50 km at latitude 89.99 took 1.6 million.)
+  const mostCells = (radiusKm: number) => (1.5 * Math.PI * (radiusKm + 2 * CELL_KM) ** 2) / CELL_KM ** 2;
+  const PLACES: Array<[string, Point]> = [
+    ['latitude 0', { lat: 0, lon: 0 }],
+    ['latitude 60', { lat: 60, lon: 10 }],
+    ['latitude 89.99', { lat: 89.99, lon: 0 }],
+    ['latitude −89.99', { lat: -89.99, lon: 0 }],
+    ['longitude 180', { lat: 12, lon: 180 }],
+    ['longitude −180', { lat: -40, lon: -180 }],
+  ];
+
+  /** Cells one search looks at. */
+  async function cellsVisited(index: MemoryDriverIndex, center: Point, radiusKm: number, limit: number) {
+    const before = index.visitedCells;
+    const found = await index.nearby(center, radiusKm, limit, NOW);
+    return { visited: index.visitedCells - before, found };
+  }
+
+  test('with nothing to find, every cell of the circle is looked at, and no more than its area holds', withIndex(async (index) => {
+    for (const [name, center] of PLACES) {
+      for (const radiusKm of [0.5, 5, 50]) {
+        const { visited } = await cellsVisited(index, center, radiusKm, 100);
+        assert.ok(visited > 0 && visited <= mostCells(radiusKm), `${name}, ${radiusKm} km: ${visited} cells (at most ${Math.floor(mostCells(radiusKm))})`);
+      }
+    }
+  }));
+
+  test('drivers around a pole and the antimeridian: exact answers within the same bound', withIndex(async (index) => {
+    const random = mulberry32(89_99);
+    const positions: DriverPosition[] = [];
+    for (const [, center] of PLACES) {
+      for (let i = 0; i < 300; i++) positions.push(fresh(positions.length + 1, destination(center, random() * 360, 60 * random())));
+    }
+    for (const position of positions) index.upsertNow(position);
+    for (const [name, center] of PLACES) {
+      for (const limit of [1, 10, 100]) {
+        const { visited, found } = await cellsVisited(index, center, 50, limit);
+        assert.deepEqual(found, bruteForce(positions, center, 50, limit, NOW), `${name}, limit ${limit}`);
+        assert.ok(visited <= mostCells(50), `${name}, limit ${limit}: ${visited} cells`);
+      }
+    }
+  }));
+
+  test('in a busy city the ten nearest are found after a handful of cells, however wide the radius', withIndex(async (index) => {
+    const random = mulberry32(15);
+    const city = { lat: 19.076, lon: 72.8777 };
+    for (let i = 1; i <= 5000; i++) index.upsertNow(fresh(i, destination(city, random() * 360, 15 * Math.sqrt(random()))));
+    const { visited, found } = await cellsVisited(index, destination(city, 30, 3), 50, 10);
+    assert.equal(found.length, 10);
+    assert.ok(visited <= 25, `${visited} cells`);
   }));
 });
