@@ -2,13 +2,15 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { viaRedis } from '../redis.ts';
 import { nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
-import { haversineKm, type Point } from './geo.ts';
+import { EARTH_RADIUS_KM, haversineKm, type Point } from './geo.ts';
 
-// {name}:geo  GEO set for the radius search (Redis keeps positions to about half a metre)
-// {name}:pos  hash driverId → "lat,lon,updatedAt", the exact report and its time
-// {name}:seen sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
-const keysOf = (name: string) => [`${name}:geo`, `${name}:pos`, `${name}:seen`] as const;
+// {name}:geo   GEO set for the radius search (Redis keeps positions to about half a metre)
+// {name}:polar sorted set driverId → latitude, for the drivers GEO cannot hold (beyond ±85.05°)
+// {name}:pos   hash driverId → "lat,lon,updatedAt", the exact report and its time
+// {name}:seen  sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
+const keysOf = (name: string) => [`${name}:geo`, `${name}:pos`, `${name}:seen`, `${name}:polar`] as const;
 const GEO_MAX_LAT = 85.05112878; // Redis GEO cannot index the polar caps
+const KM_PER_DEGREE = (EARTH_RADIUS_KM * Math.PI) / 180;
 const SWEEP_INTERVAL_MS = 10_000;
 /** The first ring of a nearby search: a city's nearest drivers are usually within it. */
 const FIRST_RING_KM = 1;
@@ -16,7 +18,13 @@ const FIRST_RING_KM = 1;
 const UPSERT = `
 local seen = redis.call('ZSCORE', KEYS[3], ARGV[1])
 if seen and tonumber(seen) > tonumber(ARGV[4]) then return 0 end
-redis.call('GEOADD', KEYS[1], ARGV[3], ARGV[2], ARGV[1])
+if ARGV[6] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+else
+  redis.call('GEOADD', KEYS[1], ARGV[3], ARGV[2], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 1`;
@@ -25,22 +33,37 @@ return 1`;
 // the area it covers, so the search starts with a small ring and widens it only while the ring
 // holds too few fresh drivers: anything outside a ring is farther than everything inside it.
 // Within a ring Redis sorts and cuts to COUNT; when stale drivers crowd the answer, COUNT grows.
+// The loop ends: each turn either answers, or multiplies COUNT (until it exceeds the drivers in
+// the ring) or the ring (until it is the radius) by four. Wanted 0 means every fresh driver within
+// the radius, unsorted. Drivers in the polar caps are added from the latitude band ARGV[7]..ARGV[8].
 const NEARBY = `
-local radius = tonumber(ARGV[3])
-local wanted = tonumber(ARGV[5])
-local ring = math.min(radius, tonumber(ARGV[6]))
-local count = wanted
-while true do
-  local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(ring), 'km', 'ASC', 'COUNT', count)
-  local found = {}
+local freshAfter = tonumber(ARGV[4])
+local found = {}
+local function keep(ids)
   for _, id in ipairs(ids) do
     local report = redis.call('HGET', KEYS[2], id)
-    if report and tonumber(string.match(report, ',([^,]+)$')) > tonumber(ARGV[4]) then
+    if report and tonumber(string.match(report, ',([^,]+)$')) > freshAfter then
       found[#found + 1] = id
       found[#found + 1] = report
     end
   end
-  if #found / 2 >= wanted then return found end
+end
+if ARGV[7] ~= '' then keep(redis.call('ZRANGEBYSCORE', KEYS[4], ARGV[7], ARGV[8])) end
+local radius = tonumber(ARGV[3])
+if radius <= 0 then return found end
+local wanted = tonumber(ARGV[5])
+if wanted == 0 then
+  keep(redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(radius), 'km'))
+  return found
+end
+local polar = #found
+local ring = math.min(radius, tonumber(ARGV[6]))
+local count = wanted
+while true do
+  for i = #found, polar + 1, -1 do found[i] = nil end
+  local ids = redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', ARGV[2], ARGV[1], 'BYRADIUS', tostring(ring), 'km', 'ASC', 'COUNT', count)
+  keep(ids)
+  if (#found - polar) / 2 >= wanted then return found end
   if #ids == count then
     count = count * 4
   elseif ring < radius then
@@ -56,6 +79,7 @@ for _, id in ipairs(stale) do
   redis.call('ZREM', KEYS[1], id)
   redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
+  redis.call('ZREM', KEYS[4], id)
 end
 return #stale`;
 
@@ -68,6 +92,7 @@ function defineScript(redis: Redis, name: string, lua: string, keys: readonly st
 }
 
 const clampLat = (lat: number) => Math.max(-GEO_MAX_LAT, Math.min(GEO_MAX_LAT, lat));
+const isPolar = (lat: number) => lat > GEO_MAX_LAT || lat < -GEO_MAX_LAT;
 
 function parseReport(driverId: number, report: string): DriverPosition {
   const [lat, lon, updatedAt] = report.split(',').map(Number);
@@ -77,7 +102,7 @@ function parseReport(driverId: number, report: string): DriverPosition {
 /** The driver location index in Redis, shared by every instance; `name` keeps several indexes apart. */
 export class RedisDriverIndex implements DriverLocationIndex {
   readonly #redis: Redis;
-  readonly #keys: readonly [string, string, string];
+  readonly #keys: ReturnType<typeof keysOf>;
   readonly #upsert: Script;
   readonly #nearby: Script;
   readonly #sweep: Script;
@@ -93,12 +118,12 @@ export class RedisDriverIndex implements DriverLocationIndex {
   }
 
   async upsert({ driverId, lat, lon, updatedAt }: DriverPosition): Promise<void> {
-    await viaRedis(this.#upsert(driverId, clampLat(lat), lon, updatedAt, `${lat},${lon},${updatedAt}`));
+    await viaRedis(this.#upsert(driverId, lat, lon, updatedAt, `${lat},${lon},${updatedAt}`, isPolar(lat) ? 1 : 0));
   }
 
   async remove(driverId: number): Promise<void> {
-    const [geo, pos, seen] = this.#keys;
-    await viaRedis(this.#redis.multi().zrem(geo, driverId).hdel(pos, String(driverId)).zrem(seen, driverId).exec());
+    const [geo, pos, seen, polar] = this.#keys;
+    await viaRedis(this.#redis.multi().zrem(geo, driverId).hdel(pos, String(driverId)).zrem(seen, driverId).zrem(polar, driverId).exec());
   }
 
   async get(driverId: number, now: number): Promise<DriverPosition | undefined> {
@@ -112,8 +137,18 @@ export class RedisDriverIndex implements DriverLocationIndex {
     // Redis measures with its own earth radius (and positions to about half a metre): ask a little
     // wider and for a few more than needed, and decide distances and order exactly here.
     const candidates = limit + Math.max(5, Math.ceil(limit / 4));
+    const reachDegrees = radiusKm / KM_PER_DEGREE;
+    const south = center.lat - reachDegrees;
+    const north = center.lat + reachDegrees;
+    const band = isPolar(south) || isPolar(north) ? [Math.max(-90, south), Math.min(90, north)] : ['', ''];
+    // A centre in a polar cap searches GEO from the nearest point GEO can hold, as much wider as that
+    // point is away, for every driver there (their order from a moved centre would not be ours).
+    const geoCenter = clampLat(center.lat);
+    const movedKm = Math.abs(center.lat - geoCenter) * KM_PER_DEGREE;
+    const geoReachable = south <= GEO_MAX_LAT && north >= -GEO_MAX_LAT;
+    const geoRadius = geoReachable ? (radiusKm + movedKm) * 1.01 + 0.01 : 0;
     const reply = (await viaRedis(
-      this.#nearby(clampLat(center.lat), center.lon, radiusKm * 1.01 + 0.01, now - POSITION_TTL_MS, candidates, FIRST_RING_KM),
+      this.#nearby(geoCenter, center.lon, geoRadius, now - POSITION_TTL_MS, movedKm > 0 ? 0 : candidates, FIRST_RING_KM, ...band),
     )) as string[];
     const found: NearbyDriver[] = [];
     for (let i = 0; i < reply.length; i += 2) {

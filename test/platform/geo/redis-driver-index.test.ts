@@ -43,7 +43,7 @@ describe('RedisDriverIndex against a brute-force search', { skip: missing }, () 
   });
   after(async () => {
     await index.close();
-    await redis.del('drivers:geo', 'drivers:pos', 'drivers:seen');
+    await redis.del('drivers:geo', 'drivers:pos', 'drivers:seen', 'drivers:polar');
     redis.disconnect();
   });
 
@@ -74,6 +74,35 @@ describe('RedisDriverIndex against a brute-force search', { skip: missing }, () 
       assert.deepEqual(ids(await index.nearby(center, 0.5, 5, NOW)), [], 'only stale drivers within the radius');
     } finally {
       for (const { driverId } of positions) await index.remove(driverId);
+    }
+  });
+
+  test('near the poles, beyond what Redis GEO can hold (±85.05°), and across the antimeridian, answers match the brute force', async () => {
+    const polar = new RedisDriverIndex(redis, { now: () => NOW }, 'polar-test');
+    const spots: Point[] = [{ lat: 89.99, lon: 0 }, { lat: -89.99, lon: 120 }, { lat: 85.05, lon: 180 }, { lat: -85.2, lon: -179.99 }, { lat: 60, lon: 180 }];
+    const positions: DriverPosition[] = [];
+    for (const spot of spots) {
+      for (let i = 0; i < 150; i++) {
+        const ageMs = random() < 0.9 ? 1000 : POSITION_TTL_MS + 1;
+        positions.push({ driverId: positions.length + 1, ...destination(spot, random() * 360, 60 * random()), updatedAt: NOW - ageMs });
+      }
+    }
+    try {
+      for (const position of positions) await polar.upsert(position);
+      for (let q = 0; q < 60; q++) {
+        const center = destination(spots[q % spots.length], random() * 360, 40 * random());
+        const radiusKm = q % 4 === 0 ? 50 : 0.5 + random() * 30;
+        const limit = 1 + Math.floor(random() * 40);
+        assert.deepEqual(await polar.nearby(center, radiusKm, limit, NOW), bruteForce(positions, center, radiusKm, limit, NOW), `${JSON.stringify(center)} ${radiusKm} km, limit ${limit}`);
+      }
+      // A driver who drives out of a polar cap is found at the new place only.
+      const mover = positions[0];
+      await polar.upsert({ ...mover, lat: 80, lon: 0, updatedAt: NOW });
+      assert.ok(!ids(await polar.nearby({ lat: 89.99, lon: 0 }, 50, 100, NOW)).includes(mover.driverId));
+      assert.deepEqual(ids(await polar.nearby({ lat: 80, lon: 0 }, 1, 10, NOW)), [mover.driverId]);
+    } finally {
+      await polar.close();
+      await redis.del('polar-test:geo', 'polar-test:pos', 'polar-test:seen', 'polar-test:polar');
     }
   });
 
