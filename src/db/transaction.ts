@@ -1,5 +1,13 @@
+import { channel } from 'node:diagnostics_channel';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
+
+/**
+ * Told of every unit of work as it is handed to `Transactions.run`, in the caller's async context,
+ * so tests can see which requests reach the writer (a request refused by reads alone must not).
+ * Publishing costs nothing while no one subscribes.
+ */
+export const unitsOfWork = channel('ride-hailing:unit-of-work');
 
 /**
  * An open unit of work, and a place to put what must happen only once it has committed. The unit's
@@ -34,6 +42,7 @@ export class DirectTransactions implements Transactions {
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+    if (unitsOfWork.hasSubscribers) unitsOfWork.publish(options);
     const callbacks: Array<() => void> = [];
     const afterCommit = (callback: () => void) => callbacks.push(callback);
     const result = options.singleStatement
@@ -68,7 +77,8 @@ export class GroupCommit implements Transactions {
     this.#db = db;
   }
 
-  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  run<T>(work: (tx: Tx) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+    if (unitsOfWork.hasSubscribers) unitsOfWork.publish(options);
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       // Start after the requests that arrived in this turn of the event loop have queued too.

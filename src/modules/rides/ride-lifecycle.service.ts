@@ -48,9 +48,13 @@ export class RideLifecycle {
   async accept(user: AuthUser, id: number, requestedDriver: string | number | undefined): Promise<Ride> {
     const driverId = acceptingDriver(user, requestedDriver);
     await this.#deps.profiles.assertMayAccept(driverId, isAdmin(user));
-    const ride = await this.#find(id);
+    const [ride, busy] = await Promise.all([this.#find(id), repository.isDriverBusy(this.#deps.db, driverId)]);
     if (ride.status !== 'REQUESTED') throw conflict(`Ride ${id} is ${ride.status}; only a REQUESTED ride can be accepted`, 'RIDE_NOT_REQUESTED');
     assertNotOwnRide(ride, driverId);
+    // Refused before the write: on SQLite every write waits its turn in one batch, and a busy
+    // driver's accepts (often sent again and again) would take turns from everyone's bookings.
+    // The conditional update below still decides the races these reads cannot see.
+    if (busy) throw conflict('This driver is already on another ride', 'DRIVER_BUSY');
     const now = this.#deps.clock.now();
     let accepted: repository.RideRow | undefined;
     try {
