@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+// The web apps' files as `npm start` serves them, from a stand-in build (no Vite needed here): the
+// browser tests (test/browser, npm run test:browser) cover the apps themselves.
+
+const TILES = 'https://{s}.tiles.example/{z}/{x}/{y}.png';
+const SCRIPT = 'console.log("rider")';
+
+function fakeBuild(): string {
+  const root = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  mkdirSync(join(root, 'assets'));
+  mkdirSync(join(root, 'driver'));
+  mkdirSync(join(root, 'ops'));
+  writeFileSync(join(root, 'index.html'), '<!doctype html><title>rider</title>');
+  writeFileSync(join(root, 'driver', 'index.html'), '<!doctype html><title>driver</title>');
+  writeFileSync(join(root, 'ops', 'index.html'), '<!doctype html><title>ops</title>');
+  writeFileSync(join(root, 'assets', 'rider-AbC123.js'), SCRIPT);
+  writeFileSync(join(root, 'assets', 'rider-AbC123.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(join(root, 'assets', 'rider-AbC123.js.gz'), gzipSync(SCRIPT));
+  return root;
+}
+
+describe('web apps served by the service', () => {
+  let t: TestApp;
+  let root: string;
+
+  before(async () => {
+    root = fakeBuild();
+    t = await createTestApp({ webApps: { enabled: true, root, mapTileUrl: TILES } });
+  });
+
+  after(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the root address leads to the rider app', async () => {
+    const reply = await t.app.inject({ url: '/' });
+    assert.equal(reply.statusCode, 302);
+    assert.equal(reply.headers.location, '/app/');
+  });
+
+  test('each app answers at its address with a page browsers must revalidate', async () => {
+    for (const [url, title] of [['/app/', 'rider'], ['/app/driver', 'driver'], ['/app/driver/', 'driver'], ['/app/ops', 'ops']]) {
+      const reply = await t.app.inject({ url });
+      assert.equal(reply.statusCode, 200, url);
+      assert.match(reply.body, new RegExp(`<title>${title}</title>`), url);
+      assert.equal(reply.headers['cache-control'], 'no-cache', url);
+      assert.match(String(reply.headers['content-type']), /^text\/html/, url);
+    }
+  });
+
+  test("pages run scripts from the service and the payment checkout only, and show images from the tile server", async () => {
+    const policy = String((await t.app.inject({ url: '/app/' })).headers['content-security-policy']);
+    assert.match(policy, /default-src 'self'/);
+    assert.match(policy, /script-src 'self' https:\/\/checkout\.razorpay\.com;/);
+    assert.match(policy, /img-src 'self' data: https:\/\/\*\.tiles\.example/);
+    assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
+  });
+
+  test('hashed assets are cached for a year and sent precompressed when the browser accepts it', async () => {
+    const brotli = await t.app.inject({ url: '/app/assets/rider-AbC123.js', headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(brotli.statusCode, 200);
+    assert.equal(brotli.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.match(String(brotli.headers.vary), /accept-encoding/i);
+    assert.match(String(brotli.headers['content-type']), /javascript/);
+    assert.deepEqual(brotli.rawPayload, brotliCompressSync(SCRIPT));
+
+    const gzip = await t.app.inject({ url: '/app/assets/rider-AbC123.js', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+
+    const plain = await t.app.inject({ url: '/app/assets/rider-AbC123.js', headers: { 'accept-encoding': 'identity' } });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.body, SCRIPT);
+  });
+
+  test('the apps read their map tiles from the configuration, without a rebuild', async () => {
+    const reply = await t.app.inject({ url: '/app/config.json' });
+    assert.equal(reply.statusCode, 200);
+    assert.equal(reply.headers['cache-control'], 'no-cache');
+    assert.deepEqual(reply.json(), { mapTileUrl: TILES, mapAttribution: '' });
+  });
+
+  test('only files of the build are served, never a path outside it', async () => {
+    for (const url of ['/app/assets/missing-123.js', '/app/assets/..%2F..%2Fpackage.json', '/app/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/app/index.html.br/x']) {
+      const reply = await t.app.inject({ url });
+      assert.ok([400, 404].includes(reply.statusCode), `${url}: ${reply.statusCode}`);
+      assert.equal(reply.json().statusCode, reply.statusCode, `${url}: the uniform error body`);
+    }
+  });
+
+  test('the app routes are not API operations: the OpenAPI document leaves them out', async () => {
+    const paths = Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths);
+    assert.deepEqual(paths.filter((path) => path === '/' || path.startsWith('/app')), []);
+  });
+});
+
+test('WEB_APPS=false serves no app', async () => {
+  const root = fakeBuild();
+  const t = await createTestApp({ webApps: { enabled: false, root, mapTileUrl: TILES } });
+  try {
+    assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: '/' })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: '/health' })).statusCode, 200);
+  } finally {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('without a build (an install without dev dependencies) the service starts and says so in one line', async () => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const t = await createTestApp({ webApps: { enabled: true, root: join(tmpdir(), 'no-such-build'), mapTileUrl: TILES } }, { logger: { level: 'warn', stream } });
+  try {
+    assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: '/health' })).statusCode, 200);
+    const notes = lines.filter((line) => line.includes('web apps not served'));
+    assert.equal(notes.length, 1, lines.join(''));
+    assert.match(notes[0], /npm run build:web/);
+  } finally {
+    await t.close();
+  }
+});

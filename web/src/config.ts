@@ -1,0 +1,15 @@
+import type { WebAppSettings } from '../../src/platform/web-apps.ts';
+
+export type { WebAppSettings };
+
+const FALLBACK: WebAppSettings = { mapTileUrl: '', mapAttribution: '' };
+
+/** The service's settings for the apps (/app/config.json), read once at start; without them maps show no tiles. */
+export async function loadSettings(): Promise<WebAppSettings> {
+  try {
+    const response = await fetch('/app/config.json');
+    return response.ok ? ((await response.json()) as WebAppSettings) : FALLBACK;
+  } catch {
+    return FALLBACK;
+  }
+}

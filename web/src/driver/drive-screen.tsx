@@ -1,0 +1,128 @@
+import { useMemo } from 'preact/hooks';
+import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Api } from '../api/endpoints.ts';
+import type { DriverProfile, Offer, Ride } from '../api/types.ts';
+import type { WebAppSettings } from '../config.ts';
+import { MapView, type MapMarker } from '../map/map-view.tsx';
+import { pointOf } from '../map/places.ts';
+import { ErrorNotice, Notice } from '../ui/components.tsx';
+import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { useAction } from '../ui/use-action.ts';
+import { OfferCard } from './offer-card.tsx';
+import { TripPanel } from './trip-panel.tsx';
+import type { PositionSource } from './use-position.ts';
+
+interface Props {
+  api: Api;
+  settings: WebAppSettings;
+  /** undefined while loading; null when the driver has none yet. */
+  profile: DriverProfile | null | undefined;
+  online: boolean;
+  onOnline: () => void;
+  onOffline: () => Promise<void>;
+  position: Point | null;
+  source: PositionSource;
+  onPlace: (point: Point) => void;
+  offers: Offer[];
+  skewMs: number;
+  onOffers(update: (offers: Offer[]) => Offer[]): void;
+  ride: Ride | null;
+  onRide: (ride: Ride | null) => void;
+  notice: string;
+  onNotice: (text: string) => void;
+}
+
+const SOURCE_TEXT: Record<PositionSource, string> = {
+  waiting: 'Finding your location…',
+  device: 'Your location comes from this device.',
+  marker: 'This device gives no location: drag your marker (or tap the map) to where you are.',
+};
+
+/** Online and offline, the offers as they come, and the ride once accepted. */
+export function DriveScreen(props: Props) {
+  const { api, settings, profile, online, position, source, offers, ride, notice } = props;
+  const offline = useAction(props.onOffline);
+  const onTrip = ride !== null && (ride.status === 'ACCEPTED' || ride.status === 'PICKED');
+
+  const markers = useMemo(() => {
+    const list: MapMarker[] = [];
+    if (position) list.push({ id: 'me', kind: 'me', label: source === 'marker' ? 'You: drag to move' : 'You', draggable: source === 'marker', ...position });
+    const trip = ride ?? offers[0];
+    if (trip && trip.pickupLat !== null && trip.pickupLon !== null) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${trip.pickupLocation ?? 'pinned point'}`, lat: trip.pickupLat, lon: trip.pickupLon });
+    if (trip && trip.dropLat !== null && trip.dropLon !== null) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${trip.dropLocation ?? 'pinned point'}`, lat: trip.dropLat, lon: trip.dropLon });
+    return list;
+  }, [position, source, ride, offers]);
+
+  const target = ride?.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : ride?.status === 'PICKED' ? pointOf(ride.dropLat, ride.dropLon) : null;
+
+  return (
+    <section class="stack" aria-labelledby="drive-title">
+      <div class="row spread">
+        <h2 id="drive-title">{onTrip ? 'On a ride' : online ? 'You are online' : 'You are offline'}</h2>
+        {!onTrip &&
+          (online ? (
+            <button type="button" class="secondary" disabled={offline.busy} onClick={() => void offline.run()}>
+              Go offline
+            </button>
+          ) : (
+            <button type="button" disabled={!profile} onClick={props.onOnline}>
+              Go online
+            </button>
+          ))}
+      </div>
+      {profile === null && (
+        <Notice kind="warn">
+          Add your vehicle first: <a href="#/profile">vehicle details</a>.
+        </Notice>
+      )}
+      {profile && !online && !onTrip && (
+        <p class="muted flush">
+          {RIDE_TYPE_LABELS[profile.vehicleType]} {profile.vehicleNumber}. Go online to receive ride offers near you.
+        </p>
+      )}
+      {(online || onTrip) && <p class="muted flush" data-testid="position-source">{SOURCE_TEXT[source]}</p>}
+      <ErrorNotice message={offline.error} />
+      {notice && (
+        <div class="row notice warn" role="status">
+          <span>{notice}</span>
+          <button type="button" class="secondary" onClick={() => props.onNotice('')}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <MapView
+        settings={settings}
+        label="Map: you, and the pickup and drop of your offer or ride"
+        markers={markers}
+        line={position && target ? [position, target] : undefined}
+        onPick={source === 'marker' ? props.onPlace : undefined}
+        onDrag={(_id, point) => props.onPlace(point)}
+      />
+      {ride ? (
+        <TripPanel api={api} ride={ride} position={position} onRide={props.onRide} />
+      ) : (
+        online && (
+          <div class="stack" aria-live="polite">
+            {offers.length === 0 && <p class="muted">Waiting for ride offers…</p>}
+            {offers.map((offer) => (
+              <OfferCard
+                key={offer.offerId}
+                api={api}
+                offer={offer}
+                skewMs={props.skewMs}
+                onAccepted={(accepted) => {
+                  props.onOffers(() => []);
+                  props.onRide(accepted);
+                }}
+                onGone={(message) => {
+                  props.onOffers((list) => list.filter((item) => item.offerId !== offer.offerId));
+                  if (message) props.onNotice(message);
+                }}
+              />
+            ))}
+          </div>
+        )
+      )}
+    </section>
+  );
+}

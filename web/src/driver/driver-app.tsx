@@ -1,0 +1,172 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { Point } from '../../../src/platform/geo/geo.ts';
+import { ApiError } from '../api/client.ts';
+import type { Api } from '../api/endpoints.ts';
+import type { DriverProfile, Offer, Ride } from '../api/types.ts';
+import type { WebAppSettings } from '../config.ts';
+import { useChannel } from '../realtime/use-channel.ts';
+import { AuthScreen } from '../ui/auth-screen.tsx';
+import { NotificationsScreen, useNotifications } from '../ui/notifications.tsx';
+import { go, useRoute } from '../ui/router.ts';
+import { Shell } from '../ui/shell.tsx';
+import { useSession } from '../ui/use-session.ts';
+import { DriveScreen } from './drive-screen.tsx';
+import { EarningsScreen } from './earnings-screen.tsx';
+import { ProfileScreen } from './profile-screen.tsx';
+import { usePosition } from './use-position.ts';
+
+interface Props {
+  api: Api;
+  settings: WebAppSettings;
+}
+
+export function DriverApp({ api, settings }: Props) {
+  const session = useSession(api.client);
+  if (!session) {
+    return (
+      <AuthScreen
+        api={api}
+        title="Ride — driver"
+        intro="Go online, take ride offers near you, and get paid for every trip."
+        role="DRIVER"
+        admits={(role) => role === 'DRIVER'}
+        refusal="This account is not a driver account. Sign up here with another e-mail to drive."
+      />
+    );
+  }
+  return <SignedIn key={session.userId} api={api} settings={settings} />;
+}
+
+/** Positions go out this often while online (the service forgets a driver after 2 minutes without one). */
+const REPORT_EVERY_MS = 5_000;
+/** A moving device reports at most this often. */
+const MIN_GAP_MS = 1_000;
+const SCREENS = ['/', '/profile', '/earnings', '/notifications'];
+
+function SignedIn({ api, settings }: Props) {
+  const asked = useRoute();
+  const route = SCREENS.includes(asked) ? asked : '/';
+  const notifications = useNotifications(api);
+  const [profile, setProfile] = useState<DriverProfile | null | undefined>(undefined);
+  const [online, setOnline] = useState(false);
+  const [offers, setOffers] = useState<Offer[]>([]);
+  const [ride, setRide] = useState<Ride | null>(null);
+  const [notice, setNotice] = useState('');
+  // The service's clock minus this device's, from the realtime messages' times: offer countdowns follow the service.
+  const [skewMs, setSkewMs] = useState(0);
+  const { position, source, place } = usePosition(online || ride !== null);
+
+  const loadProfile = useCallback(async () => {
+    try {
+      setProfile(await api.drivers.profile());
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      setProfile(null);
+      go('/profile');
+    }
+  }, [api]);
+
+  const reload = useCallback(async () => {
+    const [active, pending] = await Promise.all([api.rides.active(), api.offers.pending(), notifications.reload()]);
+    setRide((shown) => active.find((item) => item.driverId !== null) ?? (shown && shown.status !== 'ACCEPTED' && shown.status !== 'PICKED' ? shown : null));
+    setOffers(pending);
+  }, [api, notifications.reload]);
+
+  const { channel, state } = useChannel(api.client, {
+    message(message) {
+      setSkewMs(Date.parse(message.at) - Date.now());
+      switch (message.type) {
+        case 'offer.created':
+          return setOffers((list) => (list.some((offer) => offer.offerId === message.data.offerId) ? list : [...list, message.data]));
+        case 'offer.withdrawn':
+        case 'offer.expired':
+          setNotice(message.type === 'offer.expired' ? 'An offer ran out of time.' : 'An offer was taken back: the ride was taken or cancelled.');
+          return setOffers((list) => list.filter((offer) => offer.offerId !== message.data.offerId));
+        case 'ride.updated':
+          return setRide((shown) => (shown === null || shown.id === message.data.id ? message.data : shown));
+        case 'notification.created':
+          return notifications.received(message.data);
+      }
+    },
+    resync: () => void reload().catch(() => undefined),
+    problem: (_code, text) => setNotice(text),
+  });
+
+  useEffect(() => {
+    loadProfile().catch(() => undefined);
+    reload().catch(() => undefined);
+  }, [loadProfile, reload]);
+
+  // Report over the realtime channel (REST when it is down): at once when the position changes,
+  // then every few seconds, so riders and dispatch always have a fresh one.
+  const lastSent = useRef(0);
+  const rideId = ride && (ride.status === 'ACCEPTED' || ride.status === 'PICKED') ? ride.id : null;
+  const report = useCallback(
+    (point: Point) => {
+      lastSent.current = Date.now();
+      if (channel.send({ type: 'position', lat: point.lat, lon: point.lon })) return;
+      const sent = rideId ? api.rides.report(rideId, point) : api.drivers.report(point);
+      sent.catch((error: Error) => setNotice(error.message));
+    },
+    [api, channel, rideId],
+  );
+  const sending = (online || rideId !== null) && position !== null;
+  useEffect(() => {
+    if (!sending || !position) return;
+    const wait = Math.max(0, MIN_GAP_MS - (Date.now() - lastSent.current));
+    const soon = setTimeout(() => report(position), wait);
+    const steady = setInterval(() => report(position), REPORT_EVERY_MS);
+    return () => {
+      clearTimeout(soon);
+      clearInterval(steady);
+    };
+  }, [sending, position, report]);
+
+  const goOffline = useCallback(async () => {
+    setOnline(false);
+    setOffers([]);
+    await api.drivers.goOffline();
+  }, [api]);
+
+  return (
+    <Shell
+      title="Ride — driver"
+      route={route}
+      links={[
+        { route: '/', label: 'Drive' },
+        { route: '/earnings', label: 'Earnings' },
+        { route: '/profile', label: 'Vehicle' },
+      ]}
+      unread={notifications.unread}
+      channel={state}
+      onSignOut={() => {
+        if (online) void api.drivers.goOffline().catch(() => undefined);
+        void api.client.signOut();
+      }}
+    >
+      {route === '/profile' && <ProfileScreen api={api} profile={profile ?? null} onSaved={setProfile} />}
+      {route === '/earnings' && <EarningsScreen api={api} />}
+      {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
+      {route === '/' && (
+        <DriveScreen
+          api={api}
+          settings={settings}
+          profile={profile}
+          online={online}
+          onOnline={() => setOnline(true)}
+          onOffline={goOffline}
+          position={position}
+          source={source}
+          onPlace={place}
+          offers={offers}
+          skewMs={skewMs}
+          onOffers={setOffers}
+          ride={ride}
+          onRide={setRide}
+          notice={notice}
+          onNotice={setNotice}
+        />
+      )}
+    </Shell>
+  );
+}

@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from '../api/endpoints.ts';
+import type { DriverProfile, ProfileBody } from '../api/types.ts';
+import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { useAction } from '../ui/use-action.ts';
+
+const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
+  pending: 'Waiting for an operator to approve your vehicle (where approval is required).',
+  approved: 'Approved by an operator.',
+  rejected: 'Not approved by an operator',
+};
+
+const blank: ProfileBody = { vehicleType: 'mini', vehicleNumber: '', vehicleModel: '', acAvailable: false };
+
+/** The driver's vehicle: offers match its type. */
+export function ProfileScreen({ api, profile, onSaved }: { api: Api; profile: DriverProfile | null; onSaved: (profile: DriverProfile) => void }) {
+  const [form, setForm] = useState<ProfileBody>(blank);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (profile) setForm({ vehicleType: profile.vehicleType, vehicleNumber: profile.vehicleNumber, vehicleModel: profile.vehicleModel ?? '', acAvailable: profile.acAvailable });
+  }, [profile]);
+  const save = useAction(async () => {
+    onSaved(await api.drivers.saveProfile({ ...form, vehicleNumber: form.vehicleNumber.trim(), vehicleModel: form.vehicleModel?.trim() || null }));
+    setSaved(true);
+  });
+  const change = (patch: Partial<ProfileBody>) => {
+    setSaved(false);
+    setForm({ ...form, ...patch });
+  };
+  return (
+    <form
+      class="stack"
+      aria-labelledby="profile-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save.run();
+      }}
+    >
+      <h2 id="profile-title">Your vehicle</h2>
+      {!profile && <Notice kind="warn">Add your vehicle to receive ride offers.</Notice>}
+      {profile && (
+        <Notice kind={profile.approval === 'rejected' ? 'warn' : 'info'}>
+          {APPROVAL_TEXT[profile.approval]}
+          {profile.approval === 'rejected' && profile.approvalReason ? `: ${profile.approvalReason}` : ''}
+        </Notice>
+      )}
+      <div class="card stack">
+        <Field label="Vehicle type" hint="You are offered rides of this type.">
+          <select name="vehicleType" value={form.vehicleType} onChange={(event) => change({ vehicleType: event.currentTarget.value as ProfileBody['vehicleType'] })}>
+            {keysOf(RIDE_TYPE_LABELS).map((type) => (
+              <option key={type} value={type}>
+                {RIDE_TYPE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Registration number" hint="As on the plate, e.g. KA01AB1234.">
+          <input name="vehicleNumber" required minLength={4} maxLength={16} value={form.vehicleNumber} onInput={(event) => change({ vehicleNumber: event.currentTarget.value })} />
+        </Field>
+        <Field label="Model (optional)">
+          <input name="vehicleModel" maxLength={60} value={form.vehicleModel ?? ''} onInput={(event) => change({ vehicleModel: event.currentTarget.value })} />
+        </Field>
+        <label class="check">
+          <input type="checkbox" name="acAvailable" checked={form.acAvailable} onChange={(event) => change({ acAvailable: event.currentTarget.checked })} />
+          Air conditioning
+        </label>
+      </div>
+      <ErrorNotice message={save.error} />
+      {saved && <Notice>Vehicle saved.</Notice>}
+      <button type="submit" disabled={save.busy}>
+        {save.busy ? 'Saving…' : 'Save vehicle'}
+      </button>
+    </form>
+  );
+}

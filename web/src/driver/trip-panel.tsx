@@ -1,0 +1,135 @@
+import { useState } from 'preact/hooks';
+import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Api } from '../api/endpoints.ts';
+import type { Ride } from '../api/types.ts';
+import { pointOf } from '../map/places.ts';
+import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
+import { money } from '../ui/format.ts';
+import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { useAction } from '../ui/use-action.ts';
+
+/** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
+const directions = (from: Point | null, to: Point) =>
+  `https://www.google.com/maps/dir/?api=1${from ? `&origin=${from.lat},${from.lon}` : ''}&destination=${to.lat},${to.lon}&travelmode=driving`;
+
+interface Props {
+  api: Api;
+  ride: Ride;
+  position: Point | null;
+  onRide: (ride: Ride | null) => void;
+}
+
+/** The accepted ride: drive to the pickup, start with the rider's code, finish with the other, rate. */
+export function TripPanel({ api, ride, position, onRide }: Props) {
+  const [code, setCode] = useState('');
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [rating, setRating] = useState(5);
+  const step = useAction(async () => {
+    const status = ride.status === 'ACCEPTED' ? 'PICKED' : 'COMPLETED';
+    onRide(await api.rides.change(ride.id, { status, otp: code.trim() }));
+    setCode('');
+  });
+  const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
+  const rate = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: null })));
+
+  const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : pointOf(ride.dropLat, ride.dropLon);
+  const active = ride.status === 'ACCEPTED' || ride.status === 'PICKED';
+
+  return (
+    <div class="stack">
+      <div class="card stack">
+        <h3 data-status={ride.status}>
+          {ride.status === 'ACCEPTED' ? `Pick up ${ride.riderName ?? 'your rider'}` : ride.status === 'PICKED' ? 'Drive to the drop' : STATUS_LABELS[ride.status]}
+        </h3>
+        <Facts
+          items={[
+            ['Pickup', ride.pickupLocation ?? 'Pinned point'],
+            ['Drop', ride.dropLocation ?? 'Pinned point'],
+            ['Type', RIDE_TYPE_LABELS[ride.rideType]],
+            ['Fare', money(ride.fare)],
+            ['Payment', PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
+          ]}
+        />
+        {active && goingTo && (
+          <a class="button secondary" href={directions(position, goingTo)} target="_blank" rel="noopener noreferrer">
+            Directions to the {ride.status === 'ACCEPTED' ? 'pickup' : 'drop'} (opens maps)
+          </a>
+        )}
+      </div>
+      {active && (
+        <form
+          class="card stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void step.run();
+          }}
+        >
+          <Field label={ride.status === 'ACCEPTED' ? "Rider's start code" : "Rider's end code"} hint="The rider sees it in their app and tells it to you.">
+            <input name="otp" inputMode="numeric" autocomplete="off" pattern="[0-9]{4}" maxLength={4} required value={code} onInput={(event) => setCode(event.currentTarget.value)} />
+          </Field>
+          <ErrorNotice message={step.error} />
+          <button type="submit" disabled={step.busy}>
+            {ride.status === 'ACCEPTED' ? 'Start the ride' : 'Complete the ride'}
+          </button>
+        </form>
+      )}
+      {active &&
+        (confirmCancel ? (
+          <div class="card stack">
+            <p class="flush">Cancel this ride? The rider is not charged.</p>
+            <ErrorNotice message={cancel.error} />
+            <div class="row">
+              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void cancel.run()}>
+                Yes, cancel
+              </button>
+              <button type="button" class="secondary" onClick={() => setConfirmCancel(false)}>
+                Keep the ride
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button type="button" class="secondary" onClick={() => setConfirmCancel(true)}>
+            Cancel ride
+          </button>
+        ))}
+      {ride.status === 'COMPLETED' && (
+        <div class="card stack">
+          <Notice>
+            Ride completed: {money(ride.fare)}.{' '}
+            {ride.paymentMode.toUpperCase() === 'CASH' ? 'Collect it in cash.' : ride.paymentStatus === 'PAID' ? 'Paid online.' : 'The rider pays online.'}
+          </Notice>
+          {ride.driverRating === null ? (
+            <form
+              class="row"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void rate.run();
+              }}
+            >
+              <Field label="Rate your rider (1–5)">
+                <select name="rating" value={rating} onChange={(event) => setRating(Number(event.currentTarget.value))}>
+                  {[5, 4, 3, 2, 1].map((value) => (
+                    <option key={value} value={value}>
+                      {value}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <button type="submit" disabled={rate.busy}>
+                Rate
+              </button>
+            </form>
+          ) : (
+            <p class="flush">You rated your rider {ride.driverRating} of 5.</p>
+          )}
+          <ErrorNotice message={rate.error} />
+        </div>
+      )}
+      {!active && (
+        <button type="button" class="wide" onClick={() => onRide(null)}>
+          Back to offers
+        </button>
+      )}
+    </div>
+  );
+}

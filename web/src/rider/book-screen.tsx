@@ -1,0 +1,161 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Api } from '../api/endpoints.ts';
+import type { FareEstimate, PaymentMode, Ride, RideType } from '../api/types.ts';
+import type { WebAppSettings } from '../config.ts';
+import { MapView, type MapMarker } from '../map/map-view.tsx';
+import type { Place } from '../map/places.ts';
+import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
+import { km, minutes, money } from '../ui/format.ts';
+import { keysOf, PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { useAction } from '../ui/use-action.ts';
+import { PlaceInput } from './place-input.tsx';
+
+interface Props {
+  api: Api;
+  settings: WebAppSettings;
+  onBooked: (ride: Ride) => void;
+}
+
+type End = 'pickup' | 'drop';
+
+const pinned = (point: Point): Place => ({ name: `Pinned point ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`, ...point });
+
+/** Where from, where to, which ride type at what price, how to pay: then book. */
+export function BookScreen({ api, settings, onBooked }: Props) {
+  const [pickup, setPickup] = useState<Place | null>(null);
+  const [drop, setDrop] = useState<Place | null>(null);
+  const [mapSets, setMapSets] = useState<End>('pickup');
+  const [estimates, setEstimates] = useState<FareEstimate[] | null>(null);
+  const [rideType, setRideType] = useState<RideType>('mini');
+  const [paymentMode, setPaymentMode] = useState<PaymentMode>('CASH');
+
+  // The rider's own defaults: vehicle type and payment method from their settings.
+  useEffect(() => {
+    api.settings.get().then(
+      (mine) => {
+        setRideType(mine.preferredVehicleType);
+        setPaymentMode(mine.defaultPaymentMethod.toUpperCase() as PaymentMode);
+      },
+      () => undefined,
+    );
+  }, [api]);
+
+  const quote = useAction(async (from: Place, to: Place) => {
+    setEstimates(null);
+    const trip = { pickupLat: from.lat, pickupLon: from.lon, dropLat: to.lat, dropLon: to.lon };
+    setEstimates(await Promise.all(keysOf(RIDE_TYPE_LABELS).map((type) => api.rides.estimate({ ...trip, rideType: type }))));
+  });
+  useEffect(() => {
+    if (pickup && drop) void quote.run(pickup, drop);
+    else setEstimates(null);
+    // Quote again only when the trip changes.
+  }, [pickup, drop]);
+
+  const book = useAction(async () => {
+    if (!pickup || !drop) return;
+    onBooked(
+      await api.rides.book({
+        pickupLocation: pickup.name,
+        dropLocation: drop.name,
+        pickupLat: pickup.lat,
+        pickupLon: pickup.lon,
+        dropLat: drop.lat,
+        dropLon: drop.lon,
+        rideType,
+        paymentMode,
+      }),
+    );
+  });
+
+  const markers = useMemo(() => {
+    const list: MapMarker[] = [];
+    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${pickup.name}`, lat: pickup.lat, lon: pickup.lon });
+    if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${drop.name}`, lat: drop.lat, lon: drop.lon });
+    return list;
+  }, [pickup, drop]);
+
+  const chosen = estimates?.find((estimate) => estimate.rideType === rideType);
+
+  return (
+    <section class="stack" aria-labelledby="book-title">
+      <h2 id="book-title">Where to?</h2>
+      <div class="card stack">
+        <PlaceInput label="Pickup" value={pickup} onChange={setPickup} onUseMap={() => setMapSets('pickup')} mapArmed={mapSets === 'pickup'} />
+        <PlaceInput label="Drop" value={drop} onChange={setDrop} onUseMap={() => setMapSets('drop')} mapArmed={mapSets === 'drop'} />
+      </div>
+      <MapView
+        settings={settings}
+        label="Map: tap to set the pickup or the drop"
+        markers={markers}
+        line={pickup && drop ? [pickup, drop] : undefined}
+        onPick={(point) => {
+          if (mapSets === 'pickup') {
+            setPickup(pinned(point));
+            if (!drop) setMapSets('drop');
+          } else {
+            setDrop(pinned(point));
+          }
+        }}
+      />
+      <p class="muted">A tap on the map sets the {mapSets}.</p>
+      <ErrorNotice message={quote.error} />
+      {quote.busy && <Notice>Getting prices…</Notice>}
+      {estimates && (
+        <form
+          class="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void book.run();
+          }}
+        >
+          <fieldset class="stack card">
+            <legend>
+              <h3>Ride type</h3>
+            </legend>
+            {estimates.map((estimate) => (
+              <label key={estimate.rideType} class="choice">
+                <input type="radio" name="rideType" value={estimate.rideType} checked={estimate.rideType === rideType} onChange={() => setRideType(estimate.rideType)} />
+                <span>
+                  <strong>{RIDE_TYPE_LABELS[estimate.rideType]}</strong>
+                  <br />
+                  <span class="muted">
+                    pickup in {estimate.etaMinMinutes}–{minutes(estimate.etaMaxMinutes)}
+                  </span>
+                </span>
+                <strong>{money(estimate.fare)}</strong>
+              </label>
+            ))}
+          </fieldset>
+          {chosen && (
+            <div class="card" aria-label="Price breakdown">
+              <h3>{RIDE_TYPE_LABELS[chosen.rideType]}: how the price is made</h3>
+              <Facts
+                items={[
+                  ['Base fare', money(chosen.baseFare)],
+                  [`Distance (${km(chosen.distanceKm)})`, money(chosen.distanceFare)],
+                  [`Time (${minutes(chosen.durationMinutes)})`, money(chosen.timeFare)],
+                  ['Demand', chosen.surgeMultiplier === 1 ? 'normal' : `× ${chosen.surgeMultiplier}`],
+                  ['You pay', <strong key="fare">{money(chosen.fare)}</strong>],
+                ]}
+              />
+            </div>
+          )}
+          <Field label="Payment">
+            <select name="paymentMode" value={paymentMode} onChange={(event) => setPaymentMode(event.currentTarget.value as PaymentMode)}>
+              {keysOf(PAYMENT_MODE_LABELS).map((mode) => (
+                <option key={mode} value={mode}>
+                  {PAYMENT_MODE_LABELS[mode]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <ErrorNotice message={book.error} />
+          <button type="submit" class="wide" disabled={book.busy || !chosen}>
+            {book.busy ? 'Booking…' : chosen ? `Book ${RIDE_TYPE_LABELS[chosen.rideType]} for ${money(chosen.fare)}` : 'Book'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../api/endpoints.ts';
+import type { Ride } from '../api/types.ts';
+import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { useAction } from '../ui/use-action.ts';
+
+const STARS = [1, 2, 3, 4, 5] as const;
+
+/** The rider rates the driver once the ride is completed. */
+export function RatingForm({ api, ride, onRide }: { api: Api; ride: Ride; onRide: (ride: Ride) => void }) {
+  const [rating, setRating] = useState(0);
+  const [comment, setComment] = useState('');
+  const send = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: comment.trim() || null })));
+  if (ride.riderRating !== null) {
+    return <Notice>Thanks! You rated this ride {ride.riderRating} out of 5.</Notice>;
+  }
+  return (
+    <form
+      class="card stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send.run();
+      }}
+    >
+      <fieldset class="stack bare">
+        <legend>
+          <h3>How was your ride?</h3>
+        </legend>
+        <div class="stars">
+          {STARS.map((value) => (
+            <label key={value} title={`${value} of 5`}>
+              <input type="radio" name="rating" value={value} checked={rating === value} onChange={() => setRating(value)} />
+              <span aria-hidden="true">{value <= rating ? '★' : '☆'}</span>
+              <span class="visually-hidden">{value} of 5</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field label="Comment (optional)">
+        <textarea name="comment" maxLength={600} rows={2} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
+      </Field>
+      <ErrorNotice message={send.error} />
+      <button type="submit" disabled={rating === 0 || send.busy}>
+        {send.busy ? 'Sending…' : 'Send rating'}
+      </button>
+    </form>
+  );
+}

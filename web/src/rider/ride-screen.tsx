@@ -1,0 +1,114 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { RidePosition } from '../../../src/events.ts';
+import { durationMinutes, roadDistanceKm } from '../../../src/modules/pricing/pricing.model.ts';
+import type { Api } from '../api/endpoints.ts';
+import type { Ride } from '../api/types.ts';
+import type { WebAppSettings } from '../config.ts';
+import { MapView, type MapMarker } from '../map/map-view.tsx';
+import { pointOf } from '../map/places.ts';
+import { Facts, Notice } from '../ui/components.tsx';
+import { km, minutes, money, timeOf } from '../ui/format.ts';
+import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { CancelDialog } from './cancel-dialog.tsx';
+import { PaymentPanel } from './payment-panel.tsx';
+import { RatingForm } from './rating-form.tsx';
+
+interface Props {
+  api: Api;
+  settings: WebAppSettings;
+  ride: Ride;
+  /** The newest position from the realtime channel (newer than the ride's own). */
+  driverAt: RidePosition | null;
+  onRide: (ride: Ride) => void;
+  onDone: () => void;
+}
+
+/** One booked ride from request to rating: the driver on the map, the codes, cancel, pay, rate. */
+export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Props) {
+  const [cancelling, setCancelling] = useState(false);
+  const pickup = pointOf(ride.pickupLat, ride.pickupLon);
+  const drop = pointOf(ride.dropLat, ride.dropLon);
+  const following = ride.status === 'ACCEPTED' || ride.status === 'PICKED';
+  const driver = following ? (driverAt ?? pointOf(ride.driverLat, ride.driverLon)) : null;
+  // Same arithmetic as the fare quote: road distance at city speed.
+  const target = ride.status === 'ACCEPTED' ? pickup : drop;
+  const away = driver && target ? roadDistanceKm(driver, target) : null;
+
+  const markers = useMemo(() => {
+    const list: MapMarker[] = [];
+    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${ride.pickupLocation ?? 'pinned point'}`, ...pickup });
+    if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${ride.dropLocation ?? 'pinned point'}`, ...drop });
+    if (driver) list.push({ id: 'driver', kind: 'driver', label: 'Your driver', lat: driver.lat, lon: driver.lon });
+    return list;
+    // The points are rebuilt each render; their numbers decide.
+  }, [ride.pickupLat, ride.pickupLon, ride.dropLat, ride.dropLon, driver?.lat, driver?.lon]);
+
+  const open = ride.status === 'REQUESTED' || following;
+
+  return (
+    <section class="stack" aria-labelledby="ride-title">
+      <div class="row spread">
+        <h2 id="ride-title" data-status={ride.status}>
+          {STATUS_LABELS[ride.status]}
+        </h2>
+        <span class="muted">Ride {ride.id}</span>
+      </div>
+      {ride.status === 'REQUESTED' && <Notice>We are asking drivers near you. This usually takes under a minute.</Notice>}
+      {ride.noDriverFoundAt && ride.status === 'REQUESTED' && <Notice kind="warn">No driver is free nearby right now. You can wait or cancel for free.</Notice>}
+      {following && away !== null && (
+        <p class="eta" role="status" data-testid="eta">
+          {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(durationMinutes(away))} ({km(away)})
+        </p>
+      )}
+      <MapView settings={settings} label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
+      {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
+        <div class="card">
+          <h3>Start code</h3>
+          <p class="code" data-testid="start-code">
+            {ride.startOtp}
+          </p>
+          <p class="muted flush">Tell it to your driver when you get in.</p>
+        </div>
+      )}
+      {ride.status === 'PICKED' && ride.endOtp && (
+        <div class="card">
+          <h3>End code</h3>
+          <p class="code" data-testid="end-code">
+            {ride.endOtp}
+          </p>
+          <p class="muted flush">Tell it to your driver when you arrive.</p>
+        </div>
+      )}
+      <div class="card">
+        <Facts
+          items={[
+            ['From', ride.pickupLocation ?? '—'],
+            ['To', ride.dropLocation ?? '—'],
+            ['Type', RIDE_TYPE_LABELS[ride.rideType]],
+            ['Fare', money(ride.fare)],
+            ['Payment', PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
+            ['Booked', timeOf(ride.createdAt)],
+          ]}
+        />
+      </div>
+      {ride.status === 'CANCELLED' && (
+        <Notice kind="warn">
+          Cancelled{ride.cancelledBy ? ` by the ${ride.cancelledBy}` : ''}.{' '}
+          {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
+        </Notice>
+      )}
+      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} ride={ride} onRide={onRide} />}
+      {ride.status === 'COMPLETED' && <RatingForm api={api} ride={ride} onRide={onRide} />}
+      {open ? (
+        <button type="button" class="danger" onClick={() => setCancelling(true)}>
+          Cancel ride
+        </button>
+      ) : (
+        <button type="button" class="wide" onClick={onDone}>
+          Book another ride
+        </button>
+      )}
+      {cancelling && <CancelDialog api={api} ride={ride} onCancelled={onRide} onClose={() => setCancelling(false)} />}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { Fragment, type ComponentChildren } from 'preact';
+
+export function Notice({ kind = 'info', children }: { kind?: 'info' | 'warn' | 'error'; children: ComponentChildren }) {
+  return (
+    <p class={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </p>
+  );
+}
+
+/** The message of a failed action, where the action's button is. */
+export function ErrorNotice({ message }: { message: string }) {
+  return message ? <Notice kind="error">{message}</Notice> : null;
+}
+
+export function Field({ label, hint, children }: { label: string; hint?: string; children: ComponentChildren }) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      {children}
+      {hint && <small>{hint}</small>}
+    </label>
+  );
+}
+
+export function Facts({ items }: { items: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class="facts">
+      {items.map(([term, value], index) => (
+        <Fragment key={index}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ComponentChildren } from 'preact';
+import type { ChannelState } from '../realtime/channel.ts';
+
+export interface NavLink {
+  route: string;
+  label: string;
+}
+
+interface Props {
+  title: string;
+  route: string;
+  links: NavLink[];
+  /** The unread notifications (apps without notifications leave it out). */
+  unread?: number;
+  channel?: ChannelState;
+  onSignOut: () => void;
+  children: ComponentChildren;
+}
+
+const CHANNEL_TEXT: Record<ChannelState, string> = { connecting: 'Connecting…', live: '● Live', offline: 'Reconnecting…' };
+
+/** The frame of a signed-in app: its name, the live state, navigation with the unread count, sign-out. */
+export function Shell({ title, route, links, unread, channel, onSignOut, children }: Props) {
+  return (
+    <div class="shell">
+      <header class="top">
+        <h1>{title}</h1>
+        {channel && (
+          <span class="live" role="status">
+            {CHANNEL_TEXT[channel]}
+          </span>
+        )}
+        <button type="button" class="link" onClick={onSignOut}>
+          Sign out
+        </button>
+        <nav aria-label="Main">
+          {links.map((link) => (
+            <a key={link.route} href={`#${link.route}`} aria-current={route === link.route ? 'page' : undefined}>
+              {link.label}
+            </a>
+          ))}
+          {unread !== undefined && (
+            <a href="#/notifications" aria-current={route === '/notifications' ? 'page' : undefined}>
+              Notifications{' '}
+              <span class="badge">
+                {unread}
+                <span class="visually-hidden"> unread</span>
+              </span>
+            </a>
+          )}
+        </nav>
+      </header>
+      <main id="main">{children}</main>
+    </div>
+  );
+}
