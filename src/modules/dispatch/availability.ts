@@ -1,12 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceBus } from '../../events.ts';
 import { BoundedMap } from '../../platform/bounded-map.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { byDistance, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from '../../platform/geo/driver-index.ts';
-import type { Point } from '../../platform/geo/geo.ts';
-import { zoneOf } from '../../platform/geo/zones.ts';
-import type { RideType } from '../../platform/vocabulary.ts';
-import { VEHICLE_TYPES, vehiclesServing, type VehicleType } from '../drivers/vehicles.ts';
+import type { DriverLocationIndex, DriverPosition } from '../../platform/geo/driver-index.ts';
+import type { VehicleType } from '../drivers/vehicles.ts';
+import { AvailableDrivers } from './available-drivers.ts';
 
 /** What decides whether a driver is available (decisions.md "Dispatch"), apart from being online. */
 export interface DriverState {
@@ -23,16 +20,16 @@ const isFree = (state: DriverState): state is DriverState & { vehicle: VehicleTy
 /** How long a driver's state serves position reports without being read again (changes drop it at once). */
 export const STATE_TTL_MS = 60_000;
 const STATES_MAX = 200_000;
+const RESTORE_CHUNK = 1_000;
 
 export interface AvailabilityDependencies {
-  /** One location index per vehicle type, holding only available drivers: a search never walks past busy ones. */
+  /** One location index per vehicle type, holding only available drivers. */
   indexes: Record<VehicleType, DriverLocationIndex>;
-  /** Reads a driver's state from the database. */
-  lookup: (driverId: number) => Promise<DriverState>;
+  /** Reads drivers' states from the database (a few queries, however many drivers). */
+  lookup: (driverIds: readonly number[]) => Promise<Map<number, DriverState>>;
   position: (driverId: number) => Promise<DriverPosition | undefined>;
   bus: ServiceBus;
   clock: Clock;
-  log: FastifyBaseLogger;
 }
 
 /**
@@ -41,11 +38,12 @@ export interface AvailabilityDependencies {
  * of state (an offer, a ride, a profile) moves the driver in or out at once. The index is a fast
  * way to candidates; the offer itself is still checked against the database when it is made.
  */
-export class Availability {
+export class Availability extends AvailableDrivers {
   readonly #deps: AvailabilityDependencies;
   readonly #states = new BoundedMap<number, { state: DriverState; until: number }>(STATES_MAX);
 
   constructor(deps: AvailabilityDependencies) {
+    super(deps.indexes, deps.clock);
     this.#deps = deps;
   }
 
@@ -58,7 +56,7 @@ export class Availability {
   /** After each position report: an available driver's position also goes to their vehicle's index. */
   async onPosition(position: DriverPosition): Promise<void> {
     const state = await this.#state(position.driverId);
-    if (isFree(state)) await this.#deps.indexes[state.vehicle].upsert(position);
+    if (isFree(state)) await this.move(state.vehicle, position);
   }
 
   /** Reads the driver's state again and puts them in, or takes them out of, the available indexes. */
@@ -66,17 +64,31 @@ export class Availability {
     this.#states.delete(driverId);
     const state = await this.#state(driverId);
     const position = isFree(state) ? await this.#deps.position(driverId) : undefined;
-    await Promise.all(
-      VEHICLE_TYPES.map((vehicle) =>
-        position && vehicle === state.vehicle ? this.#deps.indexes[vehicle].upsert(position) : this.#deps.indexes[vehicle].remove(driverId),
-      ),
-    );
+    if (position && state.vehicle) await this.put(state.vehicle, position);
+    else await this.remove(driverId);
   }
 
   /** The driver is offered a ride or took one: out of every index until a recheck. */
   async withdraw(driverId: number): Promise<void> {
     this.#states.delete(driverId);
-    await Promise.all(VEHICLE_TYPES.map((vehicle) => this.#deps.indexes[vehicle].remove(driverId)));
+    await this.remove(driverId);
+  }
+
+  /**
+   * Drivers shown again after this instance started (their positions came back from the database):
+   * the available ones go back into their vehicle's index, read a thousand at a time.
+   */
+  async restore(positions: readonly DriverPosition[]): Promise<void> {
+    for (let start = 0; start < positions.length; start += RESTORE_CHUNK) {
+      const chunk = positions.slice(start, start + RESTORE_CHUNK);
+      const states = await this.#deps.lookup(chunk.map((position) => position.driverId));
+      await Promise.all(
+        chunk.map((position) => {
+          const state = states.get(position.driverId)!;
+          return isFree(state) ? this.put(state.vehicle, position) : this.remove(position.driverId);
+        }),
+      );
+    }
   }
 
   /** Tells every instance the driver's state changed (their cached state is dropped). */
@@ -85,35 +97,11 @@ export class Availability {
     return this.#deps.bus.publish('driver.changed', { driverId });
   }
 
-  /** The `k` nearest available drivers whose vehicle serves the ride type, leaving out `excluded`. */
-  async candidates(pickup: Point, rideType: RideType, radiusKm: number, k: number, excluded: ReadonlySet<number> = new Set()): Promise<NearbyDriver[]> {
-    const now = this.#deps.clock.now();
-    const found = await Promise.all(vehiclesServing(rideType).map((vehicle) => this.#deps.indexes[vehicle].nearby(pickup, radiusKm, k + excluded.size, now)));
-    return found
-      .flat()
-      .filter((driver) => !excluded.has(driver.driverId))
-      .sort(byDistance)
-      .slice(0, k);
-  }
-
-  /** Available drivers per zone now. */
-  async supplyByZone(): Promise<Map<string, number>> {
-    const now = this.#deps.clock.now();
-    const supply = new Map<string, number>();
-    for (const vehicle of VEHICLE_TYPES) {
-      for (const position of await this.#deps.indexes[vehicle].fresh(now)) {
-        const zone = zoneOf(position);
-        supply.set(zone, (supply.get(zone) ?? 0) + 1);
-      }
-    }
-    return supply;
-  }
-
   async #state(driverId: number): Promise<DriverState> {
     const now = this.#deps.clock.now();
     const known = this.#states.get(driverId);
     if (known && known.until > now) return known.state;
-    const state = await this.#deps.lookup(driverId);
+    const state = (await this.#deps.lookup([driverId])).get(driverId)!;
     this.#states.set(driverId, { state, until: now + STATE_TTL_MS });
     return state;
   }

@@ -44,25 +44,24 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
   const { db, transactions, bus, clock, log, drivers, profiles, rides } = deps;
   const availability = new Availability({
     indexes: deps.indexes,
-    lookup: async (driverId) => {
-      const [vehicles, rideId, offered] = await Promise.all([
-        profiles.dispatchable([driverId]),
-        rides.dispatch.activeRideOf(driverId),
-        repository.hasPendingOffer(db, driverId),
-      ]);
-      return { vehicle: vehicles.get(driverId), busy: rideId !== undefined, offered };
+    lookup: async (driverIds) => {
+      const [vehicles, busy, offered] = await Promise.all([profiles.dispatchable(driverIds), rides.dispatch.busyAmong(driverIds), repository.offeredAmong(db, driverIds)]);
+      return new Map(driverIds.map((id) => [id, { vehicle: vehicles.get(id), busy: busy.has(id), offered: offered.has(id) }]));
     },
     position: (driverId) => drivers.position(driverId),
     bus,
     clock,
-    log,
   });
   await availability.listen();
   const events = new OfferEvents({ hub: deps.hub, bus, availability, log });
   const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events, clock });
 
   drivers.onPosition((position) => availability.onPosition(position));
-  drivers.onOffline((driverId) => availability.withdraw(driverId));
+  drivers.onRestore((positions) => availability.restore(positions));
+  drivers.onOffline(async (driverId) => {
+    await availability.withdraw(driverId);
+    await offers.driverLeft(driverId);
+  });
   profiles.onChange((driverId) => void availability.recheck(driverId).then(() => availability.changed(driverId)).catch((error: unknown) => log.warn({ err: error }, 'availability not updated')));
   rides.transitions.on('ACCEPTED', offers.onAccepted);
   rides.transitions.on('CANCELLED', offers.onCancelled);

@@ -13,9 +13,9 @@ import { CITY_SPEED_KMH, ROAD_FACTOR } from '../pricing/pricing.model.ts';
 import type { OpenRequest, RideDispatch } from '../rides/ride-dispatch.service.ts';
 import { assign, type Edge } from './assignment.ts';
 import type { Availability } from './availability.ts';
+import type { AvailableSnapshot } from './available-drivers.ts';
 import type { OfferEvents } from './offer-events.ts';
 import * as repository from './offers.repository.ts';
-
 
 export interface DispatchSettings {
   mode: DispatchMode;
@@ -32,6 +32,12 @@ export const SEARCH_RADII_KM = [2, 5, 8];
 /** Drivers each ride considers in a round: enough choice, and the assignment stays sparse. */
 export const CANDIDATES_PER_RIDE = 8;
 
+/** Rounds run and offers made by one instance since it started (Prometheus adds up the instances). */
+export interface DispatchCounts {
+  rounds: number;
+  offers: number;
+}
+
 export interface DispatcherDependencies {
   transactions: Transactions;
   rides: Pick<RideDispatch, 'openRequests' | 'recordOffer' | 'noDriverFound'>;
@@ -44,6 +50,12 @@ export interface DispatcherDependencies {
   clock: Clock;
   log: FastifyBaseLogger;
 }
+
+/**
+ * How long the dispatch lease lasts unrenewed. Its holder renews it at every round, so it outlives
+ * two rounds; at the default round length a dead holder is replaced within five seconds.
+ */
+export const dispatchLeaseMs = (batchMs: number): number => Math.max(5_000, 2 * batchMs + 1_000);
 
 /** Minutes for a driver to reach the pickup, from the straight-line distance (road factor, city speed). */
 export const pickupEtaMinutes = (distanceKm: number): number => Math.max(1, Math.ceil(((distanceKm * ROAD_FACTOR) / CITY_SPEED_KMH) * 60));
@@ -67,10 +79,16 @@ export class Dispatcher {
   #running: Promise<void> | undefined;
   #again = false;
   #leading = false;
+  readonly #counts: DispatchCounts = { rounds: 0, offers: 0 };
 
   constructor(deps: DispatcherDependencies, settings: DispatchSettings) {
     this.#deps = deps;
     this.#settings = settings;
+  }
+
+  /** What this instance did while it led: the metrics endpoint reports it. */
+  counts(): Readonly<DispatchCounts> {
+    return this.#counts;
   }
 
   async start(): Promise<void> {
@@ -110,6 +128,7 @@ export class Dispatcher {
       this.#deps.log.info({ leading }, leading ? 'this instance now leads dispatch' : 'this instance no longer leads dispatch');
     }
     if (!leading) return;
+    this.#counts.rounds++;
     const now = this.#deps.clock.now();
     await this.#expire(now);
     const open = await this.#deps.rides.openRequests();
@@ -118,8 +137,10 @@ export class Dispatcher {
       if (ride.createdAt > now - this.#settings.maxMs) searching.push(ride);
       else await this.#deps.rides.noDriverFound(ride.id, now);
     }
-    if (this.#settings.mode !== 'broadcast') await this.#offer(searching, now);
-    await this.#publishZones(open);
+    // One read of the available drivers serves the whole round: every ride's search and the zones' supply.
+    const available = await this.#deps.availability.snapshot();
+    const offered = this.#settings.mode === 'broadcast' ? [] : await this.#offer(searching, available, this.#settings.mode, now);
+    await this.#publishZones(open, available.supplyByZone(new Set(offered)));
   }
 
   async #expire(now: number): Promise<void> {
@@ -129,24 +150,23 @@ export class Dispatcher {
     });
   }
 
-  async #offer(searching: OpenRequest[], now: number): Promise<void> {
+  /** Offers the open rides without a pending offer; answers the drivers who got one. */
+  async #offer(searching: OpenRequest[], available: AvailableSnapshot, mode: Exclude<DispatchMode, 'broadcast'>, now: number): Promise<number[]> {
     const pending = await repository.ridesWithPendingOffer(this.#deps.db);
     const rides = searching.filter((ride) => !pending.has(ride.id));
-    if (rides.length === 0) return;
+    if (rides.length === 0) return [];
     const refused = await repository.refusals(
       this.#deps.db,
       rides.map((ride) => ride.id),
     );
-    const candidates = await Promise.all(
-      rides.map((ride) =>
-        this.#deps.availability.candidates(ride.pickup, ride.rideType, searchRadiusKm(now - ride.createdAt, this.#settings.offerTtlMs), CANDIDATES_PER_RIDE, refused.get(ride.id)),
-      ),
-    );
-    const pairs = this.#settings.mode === 'batched' ? batched(candidates) : nearest(candidates);
-    for (const { ride, driver } of pairs) await this.#make(rides[ride], driver, now);
+    const pairs = pairRides(available, rides, mode, (ride) => searchRadiusKm(now - ride.createdAt, this.#settings.offerTtlMs), refused);
+    // All at once: SQLite commits them together (group commit), PostgreSQL in parallel. Each pair
+    // has its own ride and its own driver, so they never wait for one another.
+    const made = await Promise.all(pairs.map(({ ride, driver }) => this.#make(ride, driver, now)));
+    return pairs.filter((_, i) => made[i]).map(({ driver }) => driver.driverId);
   }
 
-  async #make(ride: OpenRequest, driver: NearbyDriver, now: number): Promise<void> {
+  async #make(ride: OpenRequest, driver: NearbyDriver, now: number): Promise<boolean> {
     const made = await this.#deps.transactions.run(async (tx) => {
       const offer = await repository.insertOffer(tx.db, {
         ride_id: ride.id,
@@ -161,11 +181,14 @@ export class Dispatcher {
       this.#deps.events.created(tx, offer);
       return true;
     });
+    if (made) this.#counts.offers++;
     // The driver was not free after all (a ride or an offer the index had not heard of yet).
     if (!made) await this.#deps.availability.recheck(driver.driverId);
+    return made;
   }
 
-  async #publishZones(open: OpenRequest[]): Promise<void> {
+  /** Demand (distinct riders waiting) and supply (available drivers) per zone, and the surge they make. */
+  async #publishZones(open: OpenRequest[], supplyByZone: ReadonlyMap<string, number>): Promise<void> {
     const riders = new Map<string, Set<number>>();
     for (const ride of open) {
       const zone = ride.pickupZone ?? zoneOf(ride.pickup);
@@ -173,16 +196,39 @@ export class Dispatcher {
     }
     const counts = new Map<string, ZoneCounts>();
     for (const [zone, waiting] of riders) counts.set(zone, { demand: waiting.size, supply: 0 });
-    for (const [zone, supply] of await this.#deps.availability.supplyByZone()) counts.set(zone, { demand: counts.get(zone)?.demand ?? 0, supply });
+    for (const [zone, supply] of supplyByZone) counts.set(zone, { demand: counts.get(zone)?.demand ?? 0, supply });
     await this.#deps.zones.publish(zoneSurge(counts));
   }
 }
 
-/** Pairs as the assignment over every ride's candidates finds them: the least total pickup distance. */
+/** A ride and the driver a round offers it to. */
+export interface Pairing<R extends OpenRequest = OpenRequest> {
+  ride: R;
+  driver: NearbyDriver;
+}
+
+/**
+ * What a round decides: each open ride's nearest candidates (within the radius its wait allows,
+ * leaving out drivers who refused it), then the pairs the mode makes of them. The benchmark and
+ * the city-day replay time and replay exactly this.
+ */
+export function pairRides<R extends OpenRequest>(
+  drivers: Pick<AvailableSnapshot, 'candidates'>,
+  rides: readonly R[],
+  mode: Exclude<DispatchMode, 'broadcast'>,
+  radiusKm: (ride: R) => number,
+  refused: ReadonlyMap<number, ReadonlySet<number>> = new Map(),
+): Array<Pairing<R>> {
+  const candidates = rides.map((ride) => drivers.candidates(ride.pickup, ride.rideType, radiusKm(ride), CANDIDATES_PER_RIDE, refused.get(ride.id)));
+  const pairs = mode === 'batched' ? batched(candidates) : nearest(candidates);
+  return pairs.map(({ ride, driver }) => ({ ride: rides[ride], driver }));
+}
+
+/** Pairs as the assignment over every ride's candidates finds them: the most rides matched, then the least total pickup distance. */
 export function batched(candidates: readonly NearbyDriver[][]): Array<{ ride: number; driver: NearbyDriver }> {
   const edges: Edge[] = [];
   candidates.forEach((list, ride) => {
-    // Metres: integer costs keep the assignment exact.
+    // Metres: integer costs keep the assignment exact. At one city speed, distance stands for time.
     for (const driver of list) edges.push({ ride, driver: driver.driverId, cost: Math.round(driver.distanceKm * 1000) });
   });
   return assign(candidates.length, edges).map(({ ride, driver }) => ({ ride, driver: candidates[ride].find((c) => c.driverId === driver)! }));

@@ -45,29 +45,42 @@ export class OfferEvents {
   }
 
   created(tx: Tx, offer: OfferRow): void {
-    tx.afterCommit(() => void this.#after(offer, 'offer.created', () => this.#availability.withdraw(offer.driver_id)));
+    tx.afterCommit(() => {
+      // The driver's phone first: it is what the rider waits for. The driver leaves the available
+      // drivers alongside (the database refuses them a second offer anyway).
+      void this.#tell(offer, 'offer.created');
+      void this.#update(offer, () => this.#availability.withdraw(offer.driver_id));
+    });
   }
 
-  /** Offers that ended without being accepted: the drivers are free again. */
+  /** Offers that ended without being accepted: the drivers are free again, then hear of it. */
   ended(tx: Tx, offers: readonly OfferRow[], message: 'offer.withdrawn' | 'offer.expired' | undefined): void {
     tx.afterCommit(() => {
-      for (const offer of offers) void this.#after(offer, message, () => this.#availability.recheck(offer.driver_id));
+      for (const offer of offers) void this.#update(offer, () => this.#availability.recheck(offer.driver_id)).then(() => message && this.#tell(offer, message));
       if (offers.length > 0) void this.#bus.publish('dispatch.nudge', {}).catch(() => undefined);
     });
   }
 
   /** The driver took the ride: they stay out of the available drivers. */
   accepted(tx: Tx, offer: OfferRow): void {
-    tx.afterCommit(() => void this.#after(offer, undefined, () => this.#availability.withdraw(offer.driver_id)));
+    tx.afterCommit(() => void this.#update(offer, () => this.#availability.withdraw(offer.driver_id)));
   }
 
-  async #after(offer: OfferRow, message: 'offer.created' | 'offer.withdrawn' | 'offer.expired' | undefined, availability: () => Promise<void>): Promise<void> {
+  /** Changes the driver's availability here and tells every instance. */
+  async #update(offer: OfferRow, change: () => Promise<void>): Promise<void> {
     try {
-      await availability();
+      await change();
       await this.#availability.changed(offer.driver_id);
-      if (message) await this.#hub.send(offer.driver_id, message, toOffer(offer));
     } catch (error) {
-      this.#log.warn({ err: error, offerId: offer.id }, 'offer change not announced everywhere');
+      this.#log.warn({ err: error, offerId: offer.id }, 'availability not updated after an offer changed');
+    }
+  }
+
+  async #tell(offer: OfferRow, message: 'offer.created' | 'offer.withdrawn' | 'offer.expired'): Promise<void> {
+    try {
+      await this.#hub.send(offer.driver_id, message, toOffer(offer));
+    } catch (error) {
+      this.#log.warn({ err: error, offerId: offer.id }, 'offer change not sent to the driver');
     }
   }
 }

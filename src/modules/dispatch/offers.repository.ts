@@ -64,8 +64,11 @@ export function pendingForDriver(db: Db, driverId: number): Promise<OfferRow[]> 
   return db.selectFrom('offers').selectAll().where('driver_id', '=', driverId).where('status', '=', 'pending').orderBy('id', 'desc').execute();
 }
 
-export async function hasPendingOffer(db: Db, driverId: number): Promise<boolean> {
-  return (await db.selectFrom('offers').select('id').where('driver_id', '=', driverId).where('status', '=', 'pending').executeTakeFirst()) !== undefined;
+/** Which of these drivers hold a pending offer. */
+export async function offeredAmong(db: Db, driverIds: readonly number[]): Promise<Set<number>> {
+  if (driverIds.length === 0) return new Set();
+  const rows = await db.selectFrom('offers').select('driver_id').where('driver_id', 'in', driverIds).where('status', '=', 'pending').execute();
+  return new Set(rows.map((row) => row.driver_id));
 }
 
 /** The driver's answer to their pending offer; undefined when it was no longer pending. */
@@ -78,6 +81,11 @@ export function decline(db: WriteDb, id: number, driverId: number, reason: strin
     .where('status', '=', 'pending')
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The driver's pending offer taken back (they went offline). */
+export function withdrawForDriver(db: WriteDb, driverId: number, now: number): Promise<OfferRow[]> {
+  return db.updateTable('offers').set({ status: 'withdrawn', answered_at: now }).where('driver_id', '=', driverId).where('status', '=', 'pending').returningAll().execute();
 }
 
 /** Pending offers whose time is up. */
@@ -109,6 +117,11 @@ export async function closeForRide(db: WriteDb, rideId: number, driverId: number
     .returningAll()
     .execute();
   return { accepted, withdrawn };
+}
+
+/** Every offer of a ride, oldest first. */
+export function forRide(db: Db, rideId: number): Promise<OfferRow[]> {
+  return db.selectFrom('offers').selectAll().where('ride_id', '=', rideId).orderBy('id').execute();
 }
 
 /** Rides that have a pending offer now. */

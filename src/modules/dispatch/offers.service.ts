@@ -11,7 +11,7 @@ import type { RideRow } from '../rides/rides.repository.ts';
 import type { Ride } from '../rides/rides.schemas.ts';
 import { toOffer, type OfferEvents } from './offer-events.ts';
 import * as repository from './offers.repository.ts';
-import type { Offer } from './offers.schemas.ts';
+import type { Offer, OfferStatus } from './offers.schemas.ts';
 
 export interface OffersDependencies {
   db: Db;
@@ -21,6 +21,17 @@ export interface OffersDependencies {
   drivers: Pick<DriversService, 'position'>;
   events: OfferEvents;
   clock: Clock;
+}
+
+/** One offer of a ride as operators follow it: who was asked, when, and how it ended. */
+export interface OfferRecord {
+  offerId: number;
+  driverId: number;
+  status: OfferStatus;
+  offeredAt: number;
+  answeredAt: number | null;
+  pickupDistanceKm: number;
+  declineReason: string | null;
 }
 
 /** A driver's offers: list, accept (the contract's accept, one conditional update), decline. */
@@ -35,6 +46,19 @@ export class OffersService {
     const now = this.#deps.clock.now();
     // An offer past its time is expired even before the dispatcher's next round says so.
     return (await repository.pendingForDriver(this.#deps.db, driverId)).filter((row) => row.expires_at > now).map(toOffer);
+  }
+
+  /** Every offer of the ride, oldest first (the operators' timeline). */
+  async ofRide(rideId: number): Promise<OfferRecord[]> {
+    return (await repository.forRide(this.#deps.db, rideId)).map((row) => ({
+      offerId: row.id,
+      driverId: row.driver_id,
+      status: row.status as OfferStatus,
+      offeredAt: row.created_at,
+      answeredAt: row.answered_at,
+      pickupDistanceKm: row.pickup_distance_km,
+      declineReason: row.decline_reason,
+    }));
   }
 
   async accept(user: AuthUser, offerId: number): Promise<Ride> {
@@ -59,9 +83,9 @@ export class OffersService {
   /**
    * Inside the transaction of every accept, whichever path it came by: the winner's offer is
    * accepted, every other pending offer of the ride (and of the winner) withdrawn at once, and the
-   * pickup distance recorded on the ride.
+   * pickup distance recorded on the ride (so the accept answer shows it too).
    */
-  readonly onAccepted = async (tx: Tx, ride: RideRow): Promise<void> => {
+  readonly onAccepted = async (tx: Tx, ride: RideRow): Promise<RideRow | void> => {
     const now = this.#deps.clock.now();
     const { accepted, withdrawn } = await repository.closeForRide(tx.db, ride.id, ride.driver_id, now);
     if (accepted) this.#deps.events.accepted(tx, accepted);
@@ -69,9 +93,16 @@ export class OffersService {
     // Where the driver is now, from the location index (no database read inside the transaction).
     const position = ride.driver_id === null ? undefined : await this.#deps.drivers.position(ride.driver_id);
     if (position && ride.pickup_lat !== null && ride.pickup_lon !== null) {
-      await this.#deps.rides.recordPickupDistance(tx, ride.id, haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }));
+      return this.#deps.rides.recordPickupDistance(tx, ride.id, haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }));
     }
   };
+
+  /** A driver who goes offline gives their pending offer back: the ride goes to someone else at once. */
+  async driverLeft(driverId: number): Promise<void> {
+    await this.#deps.transactions.run(async (tx) => {
+      this.#deps.events.ended(tx, await repository.withdrawForDriver(tx.db, driverId, this.#deps.clock.now()), 'offer.withdrawn');
+    });
+  }
 
   /** Inside a cancellation's transaction: the ride's pending offers are withdrawn. */
   readonly onCancelled = async (tx: Tx, ride: RideRow): Promise<void> => {

@@ -72,11 +72,13 @@ export class DriverProfiles {
     if (!row || row.approval !== 'approved') throw forbidden('This driver is not approved to take rides yet', 'DRIVER_NOT_APPROVED');
   }
 
-  /** An operator's decision, inside the operator's transaction (with its audit entry). */
-  async setApproval(tx: Tx, driverId: number, approval: Approval, reason: string | null): Promise<DriverProfile | undefined> {
-    const row = await repository.setApproval(tx.db, driverId, approval, reason, this.#deps.clock.now());
-    if (row) this.#announce(tx, driverId);
-    return row && toProfile(row);
+  /** An operator's decision, inside the operator's transaction (with its audit entry): the profile before and after, or undefined without one. */
+  async setApproval(tx: Tx, driverId: number, approval: Approval, reason: string | null): Promise<{ before: DriverProfile; after: DriverProfile } | undefined> {
+    const before = await repository.findProfileForUpdate(tx.db, driverId);
+    if (!before) return undefined;
+    const after = (await repository.setApproval(tx.db, driverId, approval, reason, this.#deps.clock.now()))!;
+    this.#announce(tx, driverId);
+    return { before: toProfile(before), after: toProfile(after) };
   }
 
   async list(approval: Approval | undefined, page: Page): Promise<{ profiles: DriverProfile[]; nextCursor: string | null }> {

@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { Db, DriverProfilesTable, WriteDb } from '../../db/database.ts';
+import { PostgresAdapter, type Selectable } from 'kysely';
+import { MAX_ID, type Db, type DriverProfilesTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 
@@ -33,6 +33,17 @@ export async function driversSeenSince(db: Db, since: number): Promise<number[]>
 export async function onlineSince(db: Db, since: number): Promise<DriverPosition[]> {
   const rows = await db.selectFrom('driver_presence').selectAll().where('updated_at', '>=', since).where('online', '=', 1).execute();
   return rows.map((row) => ({ driverId: row.driver_id, lat: row.lat, lon: row.lon, updatedAt: row.updated_at }));
+}
+
+/** Drivers online with a position reported since `since` (at most a second behind the index: presence is written in batches). */
+export async function countOnlineSince(db: Db, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('driver_presence')
+    .select((eb) => eb.fn.countAll<number>().as('drivers'))
+    .where('updated_at', '>=', since)
+    .where('online', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.drivers);
 }
 
 /** The driver's last stored position, however old. */
@@ -74,6 +85,13 @@ export async function saveProfile(db: WriteDb, row: Omit<ProfileRow, 'approval' 
     )
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The profile as it is, locked on PostgreSQL until the transaction ends (SQLite has one writer anyway). */
+export function findProfileForUpdate(db: WriteDb, driverId: number): Promise<ProfileRow | undefined> {
+  if (driverId > MAX_ID) return Promise.resolve(undefined);
+  const query = db.selectFrom('driver_profiles').selectAll().where('driver_id', '=', driverId);
+  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export function setApproval(db: WriteDb, driverId: number, approval: string, reason: string | null, now: number): Promise<ProfileRow | undefined> {

@@ -29,6 +29,7 @@ export class DriversService {
   readonly #presence: CoalescingWriter<number, repository.PresenceEntry>;
   readonly #listeners: Array<(position: DriverPosition) => Promise<void>> = [];
   readonly #offline: Array<(driverId: number) => Promise<void>> = [];
+  readonly #restored: Array<(positions: readonly DriverPosition[]) => Promise<void>> = [];
 
   constructor(deps: DriversDependencies) {
     this.#deps = deps;
@@ -42,9 +43,14 @@ export class DriversService {
 
   /** Shows the drivers who were online moments before this instance started (a restart, a deploy). */
   async restore(): Promise<void> {
-    for (const position of await repository.onlineSince(this.#deps.db, this.#deps.clock.now() - POSITION_TTL_MS)) {
-      await this.#deps.index.upsert(position);
-    }
+    const positions = await repository.onlineSince(this.#deps.db, this.#deps.clock.now() - POSITION_TTL_MS);
+    for (const position of positions) await this.#deps.index.upsert(position);
+    for (const listener of this.#restored) await listener(positions);
+  }
+
+  /** Hears the positions shown again at start (dispatch makes the available ones available again). */
+  onRestore(listener: (positions: readonly DriverPosition[]) => Promise<void>): void {
+    this.#restored.push(listener);
   }
 
   /** Hears every driver who goes offline. */
@@ -85,6 +91,11 @@ export class DriversService {
   /** Drivers who reported a position since `since` (written within a second of the report). */
   seenSince(since: number): Promise<number[]> {
     return repository.driversSeenSince(this.#deps.db, since);
+  }
+
+  /** Drivers online now: a position within the last two minutes, not gone offline. */
+  onlineCount(): Promise<number> {
+    return repository.countOnlineSince(this.#deps.db, this.#deps.clock.now() - POSITION_TTL_MS);
   }
 
   /** Off the map until the next report. */

@@ -20,3 +20,8 @@ export const SERVES: Record<VehicleType, readonly RideType[]> = {
 export function vehiclesServing(rideType: RideType): VehicleType[] {
   return VEHICLE_TYPES.filter((vehicle) => SERVES[vehicle].includes(rideType));
 }
+
+/** One of something for each vehicle type (dispatch keeps an index of available drivers per vehicle). */
+export function byVehicle<T>(make: (vehicle: VehicleType) => T): Record<VehicleType, T> {
+  return Object.fromEntries(VEHICLE_TYPES.map((vehicle) => [vehicle, make(vehicle)])) as Record<VehicleType, T>;
+}

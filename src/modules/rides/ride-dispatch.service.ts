@@ -4,7 +4,6 @@ import type { Point } from '../../platform/geo/geo.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { noDriverFound } from './ride-notifications.ts';
-import type { RideSnapshots } from './ride-snapshots.ts';
 import type { RideUpdates } from './ride-updates.ts';
 import * as repository from './rides.repository.ts';
 
@@ -25,14 +24,12 @@ export class RideDispatch {
   readonly #transactions: Transactions;
   readonly #notifications: Pick<NotificationsService, 'record'>;
   readonly #updates: RideUpdates;
-  readonly #snapshots: RideSnapshots;
 
-  constructor(deps: { db: Db; transactions: Transactions; notifications: Pick<NotificationsService, 'record'>; updates: RideUpdates; snapshots: RideSnapshots }) {
+  constructor(deps: { db: Db; transactions: Transactions; notifications: Pick<NotificationsService, 'record'>; updates: RideUpdates }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
     this.#notifications = deps.notifications;
     this.#updates = deps.updates;
-    this.#snapshots = deps.snapshots;
   }
 
   async openRequests(): Promise<OpenRequest[]> {
@@ -53,8 +50,8 @@ export class RideDispatch {
     return repository.countOffer(tx.db, rideId, at);
   }
 
-  /** Inside the accept's transaction: how far the driver was from the pickup point. */
-  recordPickupDistance(tx: Tx, rideId: number, km: number): Promise<void> {
+  /** Inside the accept's transaction: how far the driver was from the pickup point; the ride as it is now. */
+  recordPickupDistance(tx: Tx, rideId: number, km: number): Promise<repository.RideRow> {
     return repository.setPickupDistance(tx.db, rideId, Math.round(km * 1000) / 1000);
   }
 
@@ -69,8 +66,8 @@ export class RideDispatch {
     });
   }
 
-  /** The ride the driver is on now, if any. */
-  async activeRideOf(driverId: number): Promise<number | undefined> {
-    return (await this.#snapshots.activeRideOf(driverId))?.id;
+  /** Which of these drivers are on a ride now (ACCEPTED or PICKED). */
+  busyAmong(driverIds: readonly number[]): Promise<Set<number>> {
+    return repository.busyDriversAmong(this.#db, driverIds);
   }
 }

@@ -92,7 +92,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     payments: new RidePayments(db),
     transitions,
     updates,
-    dispatch: new RideDispatch({ db, transactions, notifications, updates, snapshots }),
+    dispatch: new RideDispatch({ db, transactions, notifications, updates }),
     drivers,
   };
 }
