@@ -5,8 +5,11 @@ import { TRIP } from './rides.ts';
 
 export const PICKUP = { lat: TRIP.pickupLat, lon: TRIP.pickupLon };
 
+/** A point `km` kilometres due north of `origin` (south when negative). */
+export const near = (origin: { lat: number; lon: number }, km: number) => ({ lat: origin.lat + km / 111.2, lon: origin.lon });
+
 /** A point `km` kilometres due north of the pickup point of TRIP. */
-export const kmNorth = (km: number) => ({ lat: PICKUP.lat + km / 111.2, lon: PICKUP.lon });
+export const kmNorth = (km: number) => near(PICKUP, km);
 
 /** Polls `probe` (real time) until it returns something other than undefined. */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
@@ -43,8 +46,8 @@ export async function offersOf(t: TestApp, driver: TestUser): Promise<Array<{ of
 export const offerOf = (t: TestApp, driver: TestUser, rideId: number) =>
   eventually(async () => (await offersOf(t, driver)).find((offer) => offer.rideId === rideId), `an offer of ride ${rideId} to driver ${driver.id}`);
 
-/** Waits a few rounds and checks the driver got no offer. */
-export async function noOfferFor(t: TestApp, driver: TestUser, rounds: number, roundMs: number): Promise<void> {
+/** Waits a few rounds and checks the driver got no offer (beyond those of the rides they already hold). */
+export async function noOfferFor(t: TestApp, driver: TestUser, rounds: number, roundMs: number, holding: number[] = []): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, rounds * roundMs));
-  assert.deepEqual(await offersOf(t, driver), [], `driver ${driver.id} got no offer`);
+  assert.deepEqual((await offersOf(t, driver)).map((offer) => offer.rideId), holding, `driver ${driver.id} got no other offer`);
 }

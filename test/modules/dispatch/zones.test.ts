@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { neighboursOf, zoneCentre, zoneOf } from '../../../src/platform/geo/zones.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, eventually } from '../../helpers/dispatch.ts';
-import { assertError, bookRide } from '../../helpers/rides.ts';
+import { assertError, assertOk, bookRide } from '../../helpers/rides.ts';
 
 // decisions.md "Zones and surge": demand (distinct riders waiting), supply (available drivers) and
 // surge per H3 zone; a quote's surge is its pickup zone's. The dispatch leader publishes the table
@@ -32,7 +33,7 @@ describe('zones and surge', () => {
     const q = new URLSearchParams({ pickupLat: String(at.lat), pickupLon: String(at.lon), dropLat: String(at.lat + 0.05), dropLon: String(at.lon) });
     const reply = await call(t.app, 'GET', `/rides/estimate?${q.toString()}`);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return reply.body as { surgeMultiplier: number };
+    return reply.body as { surgeMultiplier: number; fare: number };
   };
   const bookAt = (rider: TestUser, at: { lat: number; lon: number }) => bookRide(t, rider, { pickupLat: at.lat, pickupLon: at.lon, dropLat: at.lat + 0.05, dropLon: at.lon });
   const zoneBecomes = (zone: string, check: (entry: { demand: number; supply: number; multiplier: number }) => boolean) =>
@@ -44,8 +45,11 @@ describe('zones and surge', () => {
     for (let i = 0; i < 4; i++) await bookAt(await signUp(t), busy);
     const entry = await zoneBecomes(zoneOf(busy), (e) => e.demand === 4);
     assert.ok(entry.multiplier > 1, `busy zone multiplier ${entry.multiplier}`);
-    assert.equal((await estimateAt(busy)).surgeMultiplier, entry.multiplier, 'a quote in the busy zone carries its surge');
+    const quote = await estimateAt(busy);
+    assert.equal(quote.surgeMultiplier, entry.multiplier, 'a quote in the busy zone carries its surge');
     assert.equal((await estimateAt(next)).surgeMultiplier, 1, 'the zone next door does not surge');
+    const booked = await bookAt(await signUp(t), busy);
+    assert.deepEqual({ surge: booked.surgeMultiplier, fare: booked.fare }, { surge: entry.multiplier, fare: quote.fare }, 'the booking is charged the quote, surge included');
     const zoneAnswer = await call(t.app, 'GET', `/rides/insights/predictive?lat=${busy.lat}&lon=${busy.lon}`, { token: admin.token });
     assert.equal(zoneAnswer.body.zone.zone, zoneOf(busy));
     assert.equal(zoneAnswer.body.surgeRecommendation.suggestedMultiplier, entry.multiplier);
@@ -71,6 +75,15 @@ describe('zones and surge', () => {
     for (let i = 0; i < 6; i++) await driverAt(t, spot);
     const relieved = await zoneBecomes(zoneOf(spot), (e) => e.supply === 6);
     assert.ok(relieved.multiplier < surged.multiplier, `${relieved.multiplier} < ${surged.multiplier}`);
+  });
+
+  test("a zone's surge is capped by the pricing rules in force", async () => {
+    const spot = zoneCentre(zoneOf({ lat: 13.1, lon: 77.45 }));
+    for (let i = 0; i < 4; i++) await bookAt(await signUp(t), spot);
+    const entry = await zoneBecomes(zoneOf(spot), (e) => e.demand === 4);
+    assert.ok(entry.multiplier > 1.5, `zone multiplier ${entry.multiplier}`);
+    assertOk(await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: { ...FIRST_RULES, surgeCap: 1.5 } }));
+    await eventually(async () => ((await estimateAt(spot)).surgeMultiplier === 1.5 ? true : undefined), 'quotes capped at 1.5');
   });
 
   test('GET /admin/zones is for operators only', async () => {
