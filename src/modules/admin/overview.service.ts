@@ -1,0 +1,68 @@
+import { startOfLocalDay, toIso, type Clock } from '../../platform/clock.ts';
+import type { AvailableDrivers } from '../dispatch/available-drivers.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
+import type { RideStats } from '../rides/ride-stats.service.ts';
+import type { Overview } from './operations.schemas.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface OverviewDependencies {
+  stats: Pick<RideStats, 'live' | 'bookedSince' | 'waitsSince'>;
+  drivers: Pick<DriversService, 'onlineCount'>;
+  availability: Pick<AvailableDrivers, 'count'>;
+  payments: Pick<PaymentsService, 'receivedSince'>;
+  clock: Clock;
+  /** SERVICE_TIMEZONE: "today" starts at its midnight. */
+  timeZone: string;
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * The operators' live figures: each from an aggregate over an index (never by loading rides) or
+ * from the live state the other modules keep, so the answer costs the same with a million rides.
+ */
+export class AdminOverview {
+  readonly #deps: OverviewDependencies;
+
+  constructor(deps: OverviewDependencies) {
+    this.#deps = deps;
+  }
+
+  async figures(): Promise<Overview> {
+    const now = this.#deps.clock.now();
+    const todayStartedAt = startOfLocalDay(now, this.#deps.timeZone);
+    const [booked, live, waits, online, available, payments] = await Promise.all([
+      this.#deps.stats.bookedSince(todayStartedAt),
+      this.#deps.stats.live(),
+      this.#deps.stats.waitsSince(now - HOUR_MS),
+      this.#deps.drivers.onlineCount(),
+      this.#deps.availability.count(),
+      this.#deps.payments.receivedSince(todayStartedAt),
+    ]);
+    const ridesToday = booked.rides;
+    const bookedToday = Object.values(ridesToday).reduce((sum, rides) => sum + rides, 0);
+    return {
+      generatedAt: toIso(now),
+      timeZone: this.#deps.timeZone,
+      todayStartedAt: toIso(todayStartedAt),
+      ridesToday,
+      openRequests: live.openRequests,
+      cancellationRate: bookedToday === 0 ? null : round(ridesToday.CANCELLED / bookedToday, 4),
+      completedFaresInr: booked.completedFares,
+      payments: { received: payments.count, amountInInr: payments.amountInInr },
+      drivers: {
+        online,
+        available,
+        busy: live.busyDrivers,
+      },
+      lastHour: {
+        acceptedRides: waits.accepted,
+        meanAcceptDelaySeconds: waits.acceptDelayMs === null ? null : round(waits.acceptDelayMs / 1000, 1),
+        pickedUpRides: waits.picked,
+        meanPickupMinutes: waits.pickupMs === null ? null : round(waits.pickupMs / 60_000, 2),
+      },
+    };
+  }
+}

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
+import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
+import { call, freshDatabase, smtpSink } from '../../helpers/app.ts';
+import { signUp, uniqueEmail } from '../../helpers/factories.ts';
+import { POSTGRES_URL, productionServicesMissing, REDIS_URL } from '../../helpers/production.ts';
+import { accept, assertError, assertOk, bookRide, riderFee } from '../../helpers/rides.ts';
+import { http, startServer, type ServerProcess } from '../../helpers/server-process.ts';
+import type { SmtpSink } from '../../helpers/smtp-sink.ts';
+import { auditOf, operatorApp, type OperatorApp } from './operator.ts';
+
+/** Version 2: a dearer mini (flag fare +30) and a steeper cancellation rule. */
+const V2: PricingRules = {
+  ...FIRST_RULES,
+  fares: { ...FIRST_RULES.fares, mini: { ...FIRST_RULES.fares.mini, base: 80, minimum: 100 } },
+  cancellation: { ...FIRST_RULES.cancellation, ACCEPTED: { share: 0.5, min: 10, max: 500 } },
+};
+// 10 km of mini at city speed: 25 minutes, no surge.
+const ESTIMATE = '/rides/estimate?distanceKm=10&rideType=mini';
+const V1_FARE = 50 + 12 * 10 + 2 * 25;
+const V2_FARE = V1_FARE + 30;
+
+describe('operator API: pricing', () => {
+  let op: OperatorApp;
+  before(async () => {
+    op = await operatorApp();
+  });
+  after(() => op.t.close());
+
+  test('version 1 is in force at first, and the history holds it', async () => {
+    const reply = await call(op.t.app, 'GET', '/admin/pricing', { token: op.admin.token });
+    assertOk(reply);
+    const { createdAt, createdBy, version, ...rules } = reply.body.current;
+    assert.deepEqual({ version, createdBy, rules }, { version: 1, createdBy: null, rules: FIRST_RULES });
+    assert.equal(typeof createdAt, 'string');
+    assert.deepEqual(reply.body.versions, [reply.body.current]);
+  });
+
+  test('rules that do not hold together, or are incomplete, are refused and change nothing', async () => {
+    const { t, admin } = op;
+    const bad: unknown[] = [
+      { ...FIRST_RULES, fares: { ...FIRST_RULES.fares, bike: { base: 50, perKm: 6, perMinute: 1, minimum: 30 } } },
+      { ...FIRST_RULES, cancellation: { ...FIRST_RULES.cancellation, PICKED: { share: 0.4, min: 200, max: 100 } } },
+      { ...FIRST_RULES, surgeCap: 9 },
+      { ...FIRST_RULES, surgeCap: 0.5 },
+      { ...FIRST_RULES, fares: { mini: FIRST_RULES.fares.mini } },
+      { fares: FIRST_RULES.fares },
+      { ...FIRST_RULES, fares: { ...FIRST_RULES.fares, suv: { ...FIRST_RULES.fares.suv, perKm: -1 } } },
+    ];
+    for (const body of bad) assertError(await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body }), 400);
+    assert.equal((await call(t.app, 'GET', '/admin/pricing', { token: admin.token })).body.versions.length, 1);
+    assert.deepEqual(await auditOf(t, admin, 'pricing', 2), []);
+  });
+
+  test('a new version is quoted at once; a ride booked before keeps version 1, its fare and its cancellation rule', async () => {
+    const { t, admin } = op;
+    assert.equal((await call(t.app, 'GET', ESTIMATE)).body.fare, V1_FARE);
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const old = await bookRide(t, rider);
+
+    const reply = await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: V2 });
+    assertOk(reply);
+    assert.equal(reply.body.version, 2);
+    assert.equal(reply.body.createdBy, admin.id);
+    assert.equal((await call(t.app, 'GET', ESTIMATE)).body.fare, V2_FARE);
+    const history = (await call(t.app, 'GET', '/admin/pricing', { token: admin.token })).body;
+    assert.equal(history.current.version, 2);
+    assert.deepEqual(history.versions.map((v: { version: number }) => v.version), [2, 1]);
+
+    assertOk(await accept(t, driver, old.id));
+    const cancelled = await call(t.app, 'POST', `/rides/cancel/${old.id}`, { token: rider.token });
+    assertOk(cancelled);
+    assert.deepEqual({ pricingVersion: cancelled.body.pricingVersion, fare: cancelled.body.fare }, { pricingVersion: 1, fare: old.fare });
+    assert.equal(cancelled.body.cancellationFee, riderFee('ACCEPTED', old.fare), "version 1's rule, not version 2's");
+    assert.equal((await bookRide(t, rider)).pricingVersion, 2);
+
+    const [entry, ...more] = await auditOf(t, admin, 'pricing', 2);
+    assert.deepEqual(more, []);
+    assert.equal(entry.action, 'pricing.update');
+    assert.equal(entry.actorId, admin.id);
+    assert.equal(entry.requestId, reply.headers['x-request-id']);
+    assert.deepEqual(entry.before, { version: 1, ...FIRST_RULES });
+    assert.deepEqual(entry.after, { version: 2, ...V2 });
+  });
+
+  test('operators saving at once each get a version of their own or a 409, and each version one audit entry', async () => {
+    const { t, admin } = op;
+    const versionsBefore = (await call(t.app, 'GET', '/admin/pricing', { token: admin.token })).body.versions.length;
+    const surges = [1.5, 1.6, 1.7, 1.8];
+    const replies = await Promise.all(surges.map((surgeCap) => call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: { ...V2, surgeCap } })));
+    const made = replies.filter((reply) => reply.status === 200);
+    for (const reply of replies) if (reply.status !== 200) assertError(reply, 409, 'PRICING_CHANGED');
+    assert.ok(made.length >= 1);
+    const history = (await call(t.app, 'GET', '/admin/pricing', { token: admin.token })).body.versions;
+    assert.equal(history.length, versionsBefore + made.length);
+    for (const reply of made) {
+      const entries = await auditOf(t, admin, 'pricing', reply.body.version);
+      assert.equal(entries.length, 1);
+      assert.equal(entries[0].before.version, reply.body.version - 1);
+      assert.equal(entries[0].after.surgeCap, reply.body.surgeCap);
+      // What the entry says was replaced is what the version before really held.
+      const replaced = history.find((v: { version: number }) => v.version === reply.body.version - 1);
+      assert.equal(entries[0].before.surgeCap, replaced.surgeCap);
+    }
+  });
+});
+
+const missing = await productionServicesMissing();
+
+describe('pricing on two instances (PostgreSQL and Redis)', { skip: missing }, () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let smtp: SmtpSink;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const adminEmail = uniqueEmail('operator');
+
+  const signUpOn = async (server: ServerProcess, role: string, email = uniqueEmail(role.toLowerCase())) => {
+    const mailsBefore = smtp.mails.length;
+    assert.equal((await http(`${server.url}/auth/signup/request-otp`, 'POST', { name: role, email })).status, 200);
+    const otp = await smtp.otpFor(email, mailsBefore);
+    assert.equal((await http(`${server.url}/auth/signup`, 'POST', { name: role, email, password: 'password-123', otp, role })).status, 200);
+    const login = await http(`${server.url}/auth/login`, 'POST', { email, password: 'password-123', role });
+    return { id: login.body.id as number, token: login.body.accessToken as string };
+  };
+  const quote = async (server: ServerProcess) => (await http(`${server.url}${ESTIMATE}`)).body.fare as number;
+
+  before(async () => {
+    database = await freshDatabase(POSTGRES_URL);
+    smtp = await smtpSink();
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      // A prefix of its own: the two instances share it, nobody else does.
+      REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+      JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
+      SMTP_URL: smtp.url,
+      ADMIN_EMAILS: adminEmail,
+      RATE_LIMIT_PER_MINUTE: '0',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      OTP_RESEND_COOLDOWN_SECONDS: '0',
+      DISPATCH_MODE: 'broadcast',
+      WEB_APPS: 'false',
+    };
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  });
+  after(async () => {
+    for (const server of [a, b]) {
+      if (server?.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    }
+    await database?.drop();
+  });
+
+  test('version 2 made on A is quoted by both within a second; a ride booked under version 1 keeps it on both', async () => {
+    const admin = await signUpOn(a, 'ADMIN', adminEmail);
+    const rider = await signUpOn(b, 'USER');
+    const driver = await signUpOn(b, 'DRIVER');
+    assert.deepEqual([await quote(a), await quote(b)], [V1_FARE, V1_FARE]);
+    const old = await http(`${b.url}/rides/book`, 'POST', { pickupLat: 12.9716, pickupLon: 77.5946, dropLat: 12.9352, dropLon: 77.6245 }, rider.token);
+    assert.equal(old.status, 200);
+    assert.equal(old.body.pricingVersion, 1);
+
+    const made = await http(`${a.url}/admin/pricing`, 'PUT', V2, admin.token);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const saved = Date.now();
+    // A second, and half of one more for a machine busy with other tests.
+    const deadline = saved + 1_500;
+    while ((await quote(b)) !== V2_FARE && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual([await quote(a), await quote(b)], [V2_FARE, V2_FARE], `B still quoted version 1 after ${Date.now() - saved} ms`);
+    assert.equal((await http(`${a.url}/admin/pricing`, 'GET', undefined, admin.token)).body.current.version, 2);
+
+    assert.equal((await http(`${b.url}/rides/status/${old.body.id}`, 'POST', { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token)).status, 200);
+    const cancelled = await http(`${a.url}/rides/cancel/${old.body.id}`, 'POST', {}, rider.token);
+    assert.equal(cancelled.status, 200);
+    assert.deepEqual(
+      { pricingVersion: cancelled.body.pricingVersion, fare: cancelled.body.fare, fee: cancelled.body.cancellationFee },
+      { pricingVersion: 1, fare: old.body.fare, fee: riderFee('ACCEPTED', old.body.fare) },
+    );
+    const booked = await http(`${b.url}/rides/book`, 'POST', {}, rider.token);
+    assert.equal(booked.body.pricingVersion, 2);
+  });
+});

@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startOfLocalDay } from '../../src/platform/clock.ts';
+
+const start = (at: string, zone: string) => new Date(startOfLocalDay(Date.parse(at), zone)).toISOString();
+
+describe('startOfLocalDay', () => {
+  test('local midnight of the day the instant falls on in the zone', () => {
+    assert.equal(start('2026-11-25T20:00:00Z', 'Asia/Kolkata'), '2026-11-25T18:30:00.000Z', 'already the 26th in Kolkata');
+    assert.equal(start('2026-11-25T18:29:59.999Z', 'Asia/Kolkata'), '2026-11-24T18:30:00.000Z', 'still the 25th');
+    assert.equal(start('2026-11-25T00:00:00Z', 'UTC'), '2026-11-25T00:00:00.000Z');
+    assert.equal(start('2026-11-25T23:59:59.999Z', 'UTC'), '2026-11-25T00:00:00.000Z');
+  });
+
+  test('on a day whose offset changes, midnight has the offset it had then', () => {
+    // New York: clocks go forward at 02:00 on 8 March 2026 and back at 02:00 on 1 November 2026.
+    assert.equal(start('2026-03-08T20:00:00Z', 'America/New_York'), '2026-03-08T05:00:00.000Z');
+    assert.equal(start('2026-11-01T20:00:00Z', 'America/New_York'), '2026-11-01T04:00:00.000Z');
+  });
+});
