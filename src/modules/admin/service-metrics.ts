@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { PoolStats } from '../../db/connect.ts';
+import { runChecks, type ReadinessCheck } from '../../platform/health.ts';
+import { Metrics } from '../../platform/metrics.ts';
+import type { DispatchCounts } from '../dispatch/dispatcher.ts';
+import type { AdminOverview } from './overview.service.ts';
+
+/** What the service reports to Prometheus beyond requests and the process. */
+export interface ServiceMetricsSources {
+  overview: Pick<AdminOverview, 'figures'>;
+  dispatcher: { counts(): Readonly<DispatchCounts> };
+  /** Live connections of the realtime hub on this instance. */
+  hub: { readonly connections: number };
+  /** The readiness checks of /ready (database, and Redis when configured). */
+  checks: Record<string, ReadinessCheck>;
+  pools: () => PoolStats[];
+  log: FastifyBaseLogger;
+}
+
+/** Families collected one after another in a scrape share one read within this time. */
+const SHARED_READ_MS = 1_000;
+
+/** The service's metrics: requests and the process (platform/metrics.ts), and these families. */
+export function serviceMetrics(sources: ServiceMetricsSources): Metrics {
+  const metrics = new Metrics((error, family) => sources.log.warn({ err: error, family }, 'metric not collected'));
+  const figures = shared(() => sources.overview.figures());
+  metrics.gauge('rides_today', 'Rides booked today (SERVICE_TIMEZONE), by the status each is in now', ['status'], async () =>
+    Object.entries((await figures()).ridesToday).map(([status, value]) => ({ labels: { status }, value })),
+  );
+  metrics.gauge('open_requests', 'Rides waiting for a driver now, whenever booked', [], async () => [{ value: (await figures()).openRequests }]);
+  metrics.gauge('drivers', 'Drivers online, available for offers, and busy on a ride now', ['state'], async () =>
+    Object.entries((await figures()).drivers).map(([state, value]) => ({ labels: { state }, value })),
+  );
+
+  metrics.total('dispatch_rounds_total', 'Dispatch rounds this instance ran while it led dispatch', () => sources.dispatcher.counts().rounds);
+  metrics.total('dispatch_offers_total', 'Ride offers this instance made to drivers', () => sources.dispatcher.counts().offers);
+  metrics.gauge('realtime_connections', 'Realtime connections (WebSocket and server-sent events) open on this instance', [], () => [{ value: sources.hub.connections }]);
+
+  const checked = shared(() => runChecks(sources.checks));
+  metrics.gauge('dependency_up', 'Whether a dependency (database, Redis) answered its readiness check: 1 yes, 0 no', ['dependency'], async () =>
+    (await checked()).map(({ name, ok }) => ({ labels: { dependency: name }, value: ok ? 1 : 0 })),
+  );
+  metrics.gauge('dependency_check_seconds', 'How long the readiness check of a dependency took', ['dependency'], async () =>
+    (await checked()).map(({ name, seconds }) => ({ labels: { dependency: name }, value: seconds })),
+  );
+  metrics.gauge('database_pool_connections', 'PostgreSQL connections per pool: open, idle, and requests waiting for one', ['pool', 'state'], () =>
+    sources.pools().flatMap(({ pool, total, idle, waiting }) => [
+      { labels: { pool, state: 'open' }, value: total },
+      { labels: { pool, state: 'idle' }, value: idle },
+      { labels: { pool, state: 'waiting' }, value: waiting },
+    ]),
+  );
+  return metrics;
+}
+
+/** One read serves every family of a scrape that needs it. */
+function shared<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at > SHARED_READ_MS) last = { at: now, value: read() };
+    return last.value;
+  };
+}
