@@ -1,6 +1,6 @@
 // Insights over a large ride history with the cache off: the real InsightsService.compute()
 // against the naive way (load every ride of the window, count in memory), in the same process.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
@@ -9,18 +9,16 @@ import { DriversService } from '../src/modules/drivers/drivers.service.ts';
 import { forecast, MODEL_CONSTANTS } from '../src/modules/insights/insights.model.ts';
 import { InsightsService } from '../src/modules/insights/insights.service.ts';
 import { ZoneTable } from '../src/modules/insights/zone-table.service.ts';
-import { recountBuckets } from '../src/modules/rides/ride-stats.repository.ts';
 import { RideStats } from '../src/modules/rides/ride-stats.service.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { MemoryCounters } from '../src/platform/counters.ts';
 import { MemoryDriverIndex } from '../src/platform/geo/memory-driver-index.ts';
 import { MemoryCache } from '../src/platform/shared-cache.ts';
+import { generateHistory } from './lib/history.ts';
 import { median, percentile, round } from './lib/stats.ts';
 
 const rides = Number(/--rides=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 1_000_000);
 const runs = Number(/--runs=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 20);
-const DRIVERS = 2_000;
-const RIDERS = 20_000;
 const DAY = 86_400_000;
 
 const config = loadConfig();
@@ -29,7 +27,7 @@ await database.migrate();
 const { db, kind, transactions } = database;
 const now = Date.now();
 const loadStarted = performance.now();
-await transactions.run((tx) => generateHistory(tx.db, kind, now));
+await transactions.run((tx) => generateHistory(tx.db, kind, now, rides));
 // Fresh statistics for the planners (VACUUM cannot run inside a transaction on PostgreSQL).
 if (kind === 'postgres') await sql`vacuum analyze`.execute(db);
 else await transactions.run((tx) => sql`analyze`.execute(tx.db));
@@ -115,41 +113,4 @@ async function naive(database: Kysely<Database>) {
     recentAcceptDelayMinutes: accepted ? delay / accepted / 60_000 : undefined,
     recentAccepted: accepted,
   });
-}
-
-/**
- * `rides` rides over 14 days (evenly spread), 88 % completed, 8 % cancelled by a driver, 4 %
- * cancelled unassigned, and a few hundred open or in progress in the last hour.
- */
-async function generateHistory(database: Transaction<Database>, dialect: 'sqlite' | 'postgres', at: number) {
-  const span = 14 * DAY - 60_000;
-  const now = dialect === 'postgres' ? sql`${at}::bigint` : sql`${at}`;
-  const series = (count: number) =>
-    dialect === 'sqlite'
-      ? sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count}) select i from n`
-      : sql`select i::bigint as i from generate_series(1, ${count}) as i`;
-  // Spread by multiplicative hashing of the row number: deterministic, and each value computed once.
-  await sql`insert into users (email, name, password_hash, role, created_at, updated_at)
-    select 'history-' || i || '@bench.local', 'user ' || i, 'x', case when i <= ${DRIVERS} then 'DRIVER' else 'RIDER' end, 0, 0
-    from (${series(DRIVERS + RIDERS)}) as s`.execute(database);
-  const firstUser = Number((await sql<{ id: number }>`select min(id) as id from users where email like 'history-%'`.execute(database)).rows[0].id);
-  await sql`insert into rides (rider_id, driver_id, status, ride_type, distance_km, duration_minutes, surge_multiplier, fare,
-      payment_mode, payment_status, start_otp, end_otp, created_at, accepted_at, completed_at, cancelled_at)
-    select ${firstUser + DRIVERS} + (i * 7919) % ${RIDERS},
-      case when i % 100 < 96 then ${firstUser} + (i * 104729) % ${DRIVERS} end,
-      case when i % 100 < 88 then 'COMPLETED' else 'CANCELLED' end,
-      'mini', 6, 15, 1, 170, 'CASH', 'PAID', '1234', '5678',
-      ${now} - 60000 - (i * 2654435761) % ${span},
-      case when i % 100 < 96 then ${now} - 60000 - (i * 2654435761) % ${span} + 90000 end,
-      case when i % 100 < 88 then ${now} - 60000 - (i * 2654435761) % ${span} + 1500000 end,
-      case when i % 100 >= 88 then ${now} - 60000 - (i * 2654435761) % ${span} + 300000 end
-    from (${series(rides)}) as s`.execute(database);
-  // A live moment: open requests and rides in progress.
-  await sql`insert into rides (rider_id, driver_id, status, ride_type, distance_km, duration_minutes, surge_multiplier, fare,
-      payment_mode, payment_status, start_otp, end_otp, created_at, accepted_at)
-    select ${firstUser + DRIVERS} + i, case when i > 150 then ${firstUser} + i end,
-      case when i <= 150 then 'REQUESTED' when i <= 250 then 'ACCEPTED' else 'PICKED' end,
-      'mini', 6, 15, 1, 170, 'UPI', 'PENDING', '1234', '5678', ${now} - i * 10000, case when i > 150 then ${now} - i * 5000 end
-    from (${series(300)}) as s`.execute(database);
-  await recountBuckets(database);
 }
