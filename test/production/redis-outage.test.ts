@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { signUp, type TestUser } from '../helpers/factories.ts';
+import { accept, assertError, assertOk, bookRide, setStatus } from '../helpers/rides.ts';
 
 const redisMissing = spawnSync('redis-server', ['--version']).error ? 'redis-server is not installed' : undefined;
 
@@ -59,6 +60,9 @@ describe('when Redis goes away', { skip: redisMissing }, () => {
   test('/ready turns red, Redis-bound requests get a quick 503, the rest keeps working, and all recovers', async () => {
     assert.equal((await call(t.app, 'GET', '/ready')).status, 200);
     assert.equal((await call(t.app, 'PUT', '/drivers/me/location', { token: driver.token, body: { lat: 19.07, lon: 72.87 } })).status, 200);
+    // A ride under way when Redis goes: its codes are checked against counters of this instance meanwhile.
+    const underway = await bookRide(t, rider);
+    assertOk(await accept(t, driver, underway.id));
 
     redis.kill('SIGKILL');
     await once(redis, 'exit');
@@ -79,6 +83,12 @@ describe('when Redis goes away', { skip: redisMissing }, () => {
     // Bookings live in the database: they still work, without the shared cache.
     const booked = await call(t.app, 'POST', '/rides/book', { token: rider.token, body: { pickupLocation: 'during the outage' } });
     assert.equal(booked.status, 200);
+
+    // The ride under way is picked up and completed; a wrong code is still refused.
+    const wrong = underway.startOtp === '0000' ? '0001' : '0000';
+    assertError(await setStatus(t, driver, underway.id, { status: 'PICKED', otp: wrong }), 400, 'OTP_MISMATCH');
+    assertOk(await setStatus(t, driver, underway.id, { status: 'PICKED', otp: underway.startOtp }), 'pickup during the outage');
+    assertOk(await setStatus(t, driver, underway.id, { status: 'COMPLETED', otp: underway.endOtp }), 'completion during the outage');
 
     redis = await startRedis(port);
     await eventually(async () => (await call(t.app, 'GET', '/ready')).status === 200);

@@ -79,7 +79,7 @@ export class BookingService {
           const saved = await repository.insertBooking(tx.db, ride, this.#deps.maxOpenRides, notice);
           if (!saved) return undefined;
           this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
-          this.#deps.updates.announce(tx, saved.ride);
+          this.#deps.updates.announce(tx, saved.ride, null);
           return saved.ride;
         },
         { singleStatement: true },

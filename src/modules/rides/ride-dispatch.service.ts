@@ -61,7 +61,7 @@ export class RideDispatch {
       const ride = await repository.markNoDriver(tx.db, rideId, now);
       if (!ride) return false;
       await this.#notifications.record(tx, [noDriverFound(ride)]);
-      this.#updates.announce(tx, ride);
+      this.#updates.announce(tx, ride, 'REQUESTED');
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { RidesTable } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
+import { AppError } from '../../platform/errors.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { NewNotification, NotificationsService } from '../notifications/notifications.service.ts';
 import type { RideUpdates } from './ride-updates.ts';
@@ -12,9 +13,10 @@ export type Step = Exclude<RideStatus, 'REQUESTED'>;
 
 /**
  * Work another module does inside the transaction of a ride's step (payments refund a cancelled
- * ride, dispatch withdraws its offers), so the ride module never imports those modules.
+ * ride, dispatch withdraws its offers), so the ride module never imports those modules. A hook that
+ * changed the ride answers its new row, so the step's answer and announcement show the change.
  */
-export type StepHook = (tx: Tx, ride: repository.RideRow) => Promise<void>;
+export type StepHook = (tx: Tx, ride: repository.RideRow) => Promise<repository.RideRow | void>;
 
 export type Changes = Updateable<RidesTable> & { status: Step };
 
@@ -53,15 +55,19 @@ export class RideTransitions {
   ): Promise<repository.RideRow | undefined> {
     // A ride that ends keeps the driver's last position (the drivers module owns it; the ride records where it ended).
     if ((changes.status === 'COMPLETED' || changes.status === 'CANCELLED') && ride.driver_id !== null) {
-      const last = await this.#drivers.lastKnown(ride.driver_id);
+      const last = await this.#drivers.lastKnown(ride.driver_id).catch((error: unknown) => {
+        // Live positions unreachable (a Redis outage): the ride still ends, with the position it holds.
+        if (error instanceof AppError && error.code === 'REDIS_UNAVAILABLE') return undefined;
+        throw error;
+      });
       if (last) Object.assign(changes, { driver_lat: last.lat, driver_lon: last.lon, driver_location_updated_at: last.updatedAt });
     }
     return this.#transactions.run(async (tx) => {
-      const updated = await update(tx);
+      let updated = await update(tx);
       if (!updated) return undefined;
       await this.#notifications.record(tx, notices(updated));
-      for (const hook of this.#hooks.get(changes.status) ?? []) await hook(tx, updated);
-      this.#updates.announce(tx, updated);
+      for (const hook of this.#hooks.get(changes.status) ?? []) updated = (await hook(tx, updated)) ?? updated;
+      this.#updates.announce(tx, updated, ride.status as RideStatus);
       return updated;
     });
   }

@@ -6,13 +6,14 @@ import { livePosition } from './ride-access.ts';
 import type { RideSnapshots } from './ride-snapshots.ts';
 import { toRide } from './ride-views.ts';
 import type { RideRow } from './rides.repository.ts';
+import type { RideStatus } from './rides.schemas.ts';
 
 /**
  * What follows a committed change of a ride: every instance forgets what it remembered of the
  * ride, and its rider and driver get their view of it over the realtime channel.
  */
 export class RideUpdates {
-  readonly #listeners: Array<(ride: RideRow) => void> = [];
+  readonly #listeners: Array<(ride: RideRow, from: RideStatus | null) => void> = [];
   readonly #snapshots: RideSnapshots;
   readonly #hub: UserHub;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
@@ -25,14 +26,17 @@ export class RideUpdates {
     this.#log = deps.log;
   }
 
-  /** Hears every committed change of a ride on this instance (its new state). */
-  onChange(listener: (ride: RideRow) => void): void {
+  /**
+   * Hears every committed change of a ride on this instance: its new state, and the status it came
+   * from (null for a booking; the same status for a change that kept it, like "no driver found").
+   */
+  onChange(listener: (ride: RideRow, from: RideStatus | null) => void): void {
     this.#listeners.push(listener);
   }
 
-  announce(tx: Tx, ride: RideRow): void {
+  announce(tx: Tx, ride: RideRow, from: RideStatus | null): void {
     tx.afterCommit(() => {
-      for (const listener of this.#listeners) listener(ride);
+      for (const listener of this.#listeners) listener(ride, from);
       void this.#announce(ride);
     });
   }

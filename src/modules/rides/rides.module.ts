@@ -69,9 +69,9 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const snapshots = new RideSnapshots(db, deps.bus, clock);
   await snapshots.listen();
   const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, log: deps.log });
-  // The demand statistics count bookings and accepts as they commit.
-  updates.onChange((ride) => {
-    if (ride.status === 'REQUESTED') {
+  // The demand statistics count bookings and accepts as they commit (a booking is the change from nothing).
+  updates.onChange((ride, from) => {
+    if (from === null) {
       deps.stats.recordBooking(ride.rider_id, ride.created_at).catch((error: unknown) => deps.log.warn({ err: error }, 'booking not counted in demand statistics'));
     } else if (ride.status === 'ACCEPTED' && ride.accepted_at !== null) {
       deps.stats.recordAccept(ride.created_at, ride.accepted_at);

@@ -103,6 +103,8 @@ for (const mode of ['nearest', 'batched'] as const) {
 
     test('after DISPATCH_MAX_SECONDS the rider hears NO_DRIVER_FOUND once; the ride stays REQUESTED', async () => {
       const rider = await signUp(t);
+      const sampleSize = async () => (await call(t.app, 'GET', '/rides/insights/predictive', { token: rider.token })).body.sampleSize as number;
+      const before = await sampleSize();
       const ride = await book(rider, place());
       t.clock.advance(120_001);
       await eventually(async () => ((await eventsAbout(t, rider, ride.id)).includes('NO_DRIVER_FOUND') ? true : undefined), 'NO_DRIVER_FOUND');
@@ -111,6 +113,8 @@ for (const mode of ['nearest', 'batched'] as const) {
       const status = await call(t.app, 'GET', `/rides/status/${ride.id}`, { token: rider.token });
       assert.equal(status.body.status, 'REQUESTED');
       assert.equal(typeof status.body.noDriverFoundAt, 'string');
+      // Telling the rider changes the ride without booking it again: demand counts it once.
+      assert.equal(await sampleSize(), before + 1);
     });
   });
 }
