@@ -11,6 +11,7 @@ import type { RideServices } from './rides.module.ts';
 import {
   BookBody,
   CancelBody,
+  CancellationQuote,
   EstimateQuery,
   FeedbackBody,
   ListQuery,
@@ -138,6 +139,15 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => rides.cancellation.cancel(authUser(request), request.params.rideId, request.body?.reason));
+
+  app.get('/cancel/:rideId', {
+    schema: {
+      tags,
+      summary: 'What cancelling the ride now would cost you (the fee POST /rides/cancel would charge)',
+      params: RideIdParams,
+      response: { 200: CancellationQuote, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.cancellation.quote(authUser(request), request.params.rideId));
 
   app.post('/location/:rideId', {
     config: { roles: DRIVER_ROLES },

@@ -46,6 +46,15 @@ export type StatusBody = Static<typeof StatusBody>;
 // The body may be left out entirely; Fastify validates a missing body as null.
 export const CancelBody = Type.Union([Type.Object({ reason: OptionalText(COMMENT_MAX) }), Type.Null()]);
 
+/** What cancelling a ride now would cost the caller, so an app can say it before the rider confirms. */
+export const CancellationQuote = Type.Object({
+  rideId: Type.Integer(),
+  status: Type.Enum(RIDE_STATUSES),
+  cancelledBy: Type.Enum(CANCELLED_BY),
+  cancellationFee: Nullable(Type.Integer({ description: 'INR; null when no fee applies' })),
+});
+export type CancellationQuote = Static<typeof CancellationQuote>;
+
 export const FeedbackBody = Type.Object({
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
   comment: OptionalText(COMMENT_MAX),

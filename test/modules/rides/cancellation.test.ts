@@ -204,4 +204,25 @@ describe('cancellation', () => {
     assert.equal(ride.cancellationReason, 'first');
     assert.equal(ride.cancellationFee, null);
   });
+
+  test('each party is told beforehand exactly the fee their cancellation then charges; strangers and finished rides are refused', async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const stranger = await signUp(t);
+    const quote = (who: TestUser, rideId: number) => call(t.app, 'GET', `/rides/cancel/${rideId}`, { token: who.token });
+    const { booked } = await pickedRide(t, rider, driver, await trip('middle'));
+    const byDriver = await quote(driver, booked.id);
+    assertOk(byDriver);
+    assert.deepEqual(byDriver.body, { rideId: booked.id, status: 'PICKED', cancelledBy: 'driver', cancellationFee: null });
+    const byRider = await quote(rider, booked.id);
+    assertOk(byRider);
+    assert.equal(byRider.body.cancelledBy, 'rider');
+    assert.equal(typeof byRider.body.cancellationFee, 'number');
+    assertError(await quote(stranger, booked.id), 403);
+    assertError(await call(t.app, 'GET', '/rides/cancel/999999'), 401);
+    assertError(await quote(rider, 999_999_999_999), 404);
+    const cancelled = await cancel(rider, booked.id);
+    assertCancelled(cancelled, { by: 'rider', fee: byRider.body.cancellationFee, reason: '', driverId: driver.id });
+    assertError(await quote(rider, booked.id), 409);
+  });
 });
