@@ -15,6 +15,8 @@ export type ServiceEvents = {
   'driver.changed': { driverId: number };
   /** An operator made new pricing rules: every instance quotes them from now on. */
   'pricing.changed': { version: number };
+  /** An account change ended the user's tokens below `version`: every instance refuses them from now on. */
+  'tokens.revoked': { userId: number; version: number };
   /** A ride was booked or an offer answered: the dispatcher may want to run a round now. */
   'dispatch.nudge': Record<string, never>;
 };

@@ -1,11 +1,22 @@
-import type { Transactions } from '../../db/transaction.ts';
+import type { Tx, Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
+import { forbidden } from '../../platform/errors.ts';
+import { toPage, type PageQuery } from '../../platform/pagination.ts';
+import { ERASED_NAME, erasedEmail } from '../auth/account-lifecycle.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { Account } from '../auth/auth.schemas.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import * as repository from './accounts.repository.ts';
 import type { AuditTrail } from './audit.ts';
-import type { AdminUser, CreateUserBody } from './admin.schemas.ts';
+import type { AccountQuery, AdminUser, CreateUserBody } from './admin.schemas.ts';
 
-/** Operators' work on accounts; each change and its audit entry commit together. */
+type Page = { items: Account[]; nextCursor: string | null };
+
+/** What the audit trail keeps of an account: never its name or e-mail, which erasure must be able to take back. */
+const trailOf = (account: Account) => ({ role: account.role, status: account.status, statusReason: account.statusReason });
+
+/** Operators' changes to accounts; each change and its audit entry commit together. */
 export class AdminAccounts {
   readonly #transactions: Transactions;
   readonly #auth: AuthService;
@@ -26,5 +37,84 @@ export class AdminAccounts {
       await this.#audit.record(tx, { actorId: actor.id, action: 'user.create', target: { type: 'user', id: user.id }, after: user, requestId });
       return user;
     });
+  }
+
+  /** Refuses the account's logins and ends its tokens on every instance within a second. */
+  async block(actor: AuthUser, userId: number, reason: string, requestId: string): Promise<Account> {
+    notOwn(actor, userId, 'block');
+    const account = await this.#change(actor, userId, 'user.block', requestId, (tx) => this.#auth.accounts.block(tx, userId, reason.trim()));
+    await this.#auth.accounts.closed(userId);
+    return account;
+  }
+
+  async unblock(actor: AuthUser, userId: number, requestId: string): Promise<Account> {
+    return this.#change(actor, userId, 'user.unblock', requestId, (tx) => this.#auth.accounts.unblock(tx, userId));
+  }
+
+  /**
+   * Erasure: the person's name, e-mail, password, emergency contact and order notes go, also from
+   * earlier audit entries; the account row, its rides, payments and the audit entries stay.
+   */
+  async erase(actor: AuthUser, userId: number, requestId: string): Promise<Account> {
+    notOwn(actor, userId, 'erase');
+    const account = await this.#change(actor, userId, 'user.delete', requestId, async (tx) => {
+      const change = await this.#auth.accounts.erase(tx, userId);
+      await forgetInTrail(tx, userId, change.erased);
+      return change;
+    });
+    await this.#auth.accounts.closed(userId);
+    return account;
+  }
+
+  async #change(actor: AuthUser, userId: number, action: string, requestId: string, work: (tx: Tx) => Promise<{ before: Account; after: Account }>): Promise<Account> {
+    return this.#transactions.run(async (tx) => {
+      const { before, after } = await work(tx);
+      await this.#audit.record(tx, { actorId: actor.id, action, target: { type: 'user', id: userId }, before: trailOf(before), after: trailOf(after), requestId });
+      return after;
+    });
+  }
+}
+
+/** Operators' lists of accounts. */
+export class AccountDirectory {
+  readonly #auth: Pick<AuthService, 'accounts'>;
+  readonly #settings: Pick<SettingsService, 'deletionRequests'>;
+
+  constructor(deps: { auth: Pick<AuthService, 'accounts'>; settings: Pick<SettingsService, 'deletionRequests'> }) {
+    this.#auth = deps.auth;
+    this.#settings = deps.settings;
+  }
+
+  list(query: AccountQuery): Promise<Page> {
+    return this.#auth.accounts.list({ role: query.role, status: query.status, q: query.q?.trim() || undefined }, toPage(query));
+  }
+
+  /** Accounts whose users asked to be deleted (the settings flag, which erasure clears), newest request rows first. */
+  async deletionRequests(query: PageQuery): Promise<Page> {
+    const { userIds, nextCursor } = await this.#settings.deletionRequests(toPage(query));
+    const accounts = await this.#auth.accounts.find(userIds);
+    return { items: userIds.flatMap((id) => accounts.get(id) ?? []), nextCursor };
+  }
+}
+
+function notOwn(actor: AuthUser, userId: number, verb: string): void {
+  if (actor.id === userId) throw forbidden(`Operators cannot ${verb} their own account`, 'OWN_ACCOUNT');
+}
+
+/**
+ * Replaces the erased name and e-mail where earlier audit entries quoted them (an account's creation
+ * does): a field that is the name, and the e-mail anywhere. A name inside free text cannot be told
+ * from the same word meaning something else, so it is left alone.
+ */
+async function forgetInTrail(tx: Tx, userId: number, erased: { name: string; email: string }): Promise<void> {
+  const replace = (value: unknown): unknown => {
+    if (typeof value === 'string') return value === erased.name ? ERASED_NAME : value.replaceAll(erased.email, erasedEmail(userId));
+    if (Array.isArray(value)) return value.map(replace);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, replace(inner)]));
+    return value;
+  };
+  const rewrite = (text: string | null) => (text === null ? null : JSON.stringify(replace(JSON.parse(text))));
+  for (const entry of await repository.entriesNaming(tx.db, userId, erased.email)) {
+    await repository.rewriteEntry(tx.db, { id: entry.id, before: rewrite(entry.before), after: rewrite(entry.after) });
   }
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../../platform/auth/roles.ts';
+import { ACCOUNT_STATUSES } from '../auth/auth.schemas.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 import { IdFilter } from '../../platform/schemas.ts';
 
@@ -24,6 +25,18 @@ export const AdminUser = Type.Object({
   role: Type.Enum(ROLES),
 });
 export type AdminUser = Static<typeof AdminUser>;
+
+export const AccountQuery = Type.Object({
+  role: Type.Optional(Type.Enum(ROLES)),
+  status: Type.Optional(Type.Enum(ACCOUNT_STATUSES)),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name or e-mail, any case' })),
+  ...PageQuery.properties,
+});
+export type AccountQuery = Static<typeof AccountQuery>;
+
+export const BlockBody = Type.Object({
+  reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, for the audit trail and other operators (not shown to the user)' }),
+});
 
 export const AuditEntry = Type.Object({
   id: Type.Integer(),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../../platform/auth/roles.ts';
+import { Nullable, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 254, description: 'Trimmed and compared case-insensitively' });
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
@@ -41,3 +42,20 @@ export const TokenResponse = Type.Object({
   role: RoleName,
 });
 export type TokenResponse = Static<typeof TokenResponse>;
+
+/** active; blocked by an operator (login refused, tokens ended); deleted: erased, the row kept anonymised so its id is never reused. */
+export const ACCOUNT_STATUSES = ['active', 'blocked', 'deleted'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** An account as operators see it. */
+export const Account = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  role: RoleName,
+  status: Type.Enum(ACCOUNT_STATUSES),
+  statusReason: Nullable(Type.String({ description: "The operator's reason for a block" })),
+  statusChangedAt: OptionalTimestamp,
+  createdAt: Timestamp,
+});
+export type Account = Static<typeof Account>;

@@ -7,8 +7,10 @@ import type { TokenService } from '../../platform/auth/tokens.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, conflict, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail.ts';
+import { AccountLifecycle } from './account-lifecycle.ts';
 import * as repository from './auth.repository.ts';
 import type { LoginBody, SignupBody, TokenResponse } from './auth.schemas.ts';
+import { endTokens } from './token-revocations.ts';
 
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_TRIES = 5;
@@ -46,6 +48,8 @@ export function resolveLoginRole(stored: Role, requested: unknown): Role {
 }
 
 export class AuthService {
+  /** Blocking, unblocking, erasing and listing accounts (operators' work). */
+  readonly accounts: AccountLifecycle;
   readonly #db: Db;
   readonly #transactions: Transactions;
   readonly #tokens: TokenService;
@@ -60,6 +64,7 @@ export class AuthService {
     this.#mailer = mailer;
     this.#clock = clock;
     this.#settings = settings;
+    this.accounts = new AccountLifecycle({ db: storage.db, revoked: tokens.revocations, clock });
   }
 
   async requestSignupOtp(name: string, rawEmail: string): Promise<{ message: string; emailSent: boolean; expiresAt: string }> {
@@ -107,14 +112,16 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
 
     const now = this.#clock.now();
-    const existed = await this.#transactions.run(async ({ db }) => {
-      if (!(await repository.consumeOtp(db, email, codeHash))) {
+    const existed = await this.#transactions.run(async (tx) => {
+      if (!(await repository.consumeOtp(tx.db, email, codeHash))) {
         throw badRequest('This sign-up code was already used; request a new one', 'OTP_INVALID');
       }
-      const existing = await repository.findUserByEmail(db, email);
-      const id = await repository.upsertUser(db, { email, name: body.name.trim(), password_hash: passwordHash, role }, now);
-      // A changed password or role ends every session signed in with the old ones.
-      if (existing) await repository.revokeAllForUser(db, id, now);
+      const existing = await repository.findUserByEmail(tx.db, email);
+      const id = await repository.upsertUser(tx.db, { email, name: body.name.trim(), password_hash: passwordHash, role }, now);
+      // Signing up again changes nothing of a blocked account, least of all its status.
+      if (id === undefined) throw accountBlocked();
+      // A changed password or role ends every token issued with the old ones, on every instance.
+      if (existing) await endTokens(tx, this.#tokens.revocations, id, now);
       return existing !== undefined;
     });
     return { message: existed ? 'Account updated. You can log in now.' : 'Account created. You can log in now.' };
@@ -125,9 +132,23 @@ export class AuthService {
     const user = await repository.findUserByEmail(this.#db, email);
     const passwordOk = await verifyPassword(body.password, user?.password_hash ?? UNUSABLE_HASH);
     if (!user || !passwordOk) throw unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
-    const role = resolveLoginRole(user.role as Role, body.role);
+    // Only who knows the password learns that the account is blocked.
+    if (user.status !== 'active') throw accountBlocked();
     const familyExpiresAt = this.#clock.now() + this.#settings.refreshTokenTtlSeconds * 1000;
-    return this.#transactions.run((tx) => this.#issueTokens(tx.db, { id: user.id, role }, user.name, randomUUID(), familyExpiresAt));
+    return this.#transactions.run(async (tx) => {
+      const current = await this.#demoteIfUnlisted(tx, user);
+      return this.#issueTokens(tx.db, { id: user.id, role: resolveLoginRole(current.role as Role, body.role) }, user.name, randomUUID(), familyExpiresAt, current.token_version);
+    });
+  }
+
+  /**
+   * At start: every ADMIN whose role came from ADMIN_EMAILS and whose e-mail is no longer listed
+   * becomes a USER, and their tokens end (a change of the list takes a restart, so it holds from then).
+   */
+  async demoteUnlistedAdmins(): Promise<void> {
+    for (const user of await repository.findAdminsBySignup(this.#db)) {
+      if (!this.#settings.adminEmails.has(user.email)) await this.#transactions.run((tx) => this.#demoteIfUnlisted(tx, user));
+    }
   }
 
   /**
@@ -136,21 +157,22 @@ export class AuthService {
    * reload) gets a second pair of the same session instead of being signed out.
    */
   async refresh(refreshToken: string): Promise<TokenResponse> {
+    // A refresh token an account change ended is refused here already, when this instance has heard of the change.
     const claims = await this.#tokens.verify(refreshToken, 'refresh');
     const now = this.#clock.now();
     // A refusal is returned, not thrown, so the family revocation commits; it is thrown after.
-    const outcome = await this.#transactions.run(async ({ db: trx }): Promise<TokenResponse | AppError> => {
-      const stored = await repository.findRefreshToken(trx, claims.jti);
+    const outcome = await this.#transactions.run(async (tx): Promise<TokenResponse | AppError> => {
+      const stored = await repository.findRefreshToken(tx.db, claims.jti);
       if (!stored || stored.revoked_at !== null) return unauthorized('Refresh token has been revoked', 'TOKEN_REVOKED');
-      if (!(await repository.markRefreshTokenUsed(trx, claims.jti, now))) {
+      if (!(await repository.markRefreshTokenUsed(tx.db, claims.jti, now))) {
         // Read again: a parallel refresh may have rotated it after the first read.
-        const usedAt = (await repository.findRefreshToken(trx, claims.jti))?.used_at ?? null;
+        const usedAt = (await repository.findRefreshToken(tx.db, claims.jti))?.used_at ?? null;
         const graceMs = this.#settings.refreshReuseGraceSeconds * 1000;
-        if (usedAt !== null && now - Number(usedAt) <= graceMs) return this.#reissue(trx, stored);
-        await repository.revokeFamily(trx, stored.family_id, now);
+        if (usedAt !== null && now - Number(usedAt) <= graceMs) return this.#reissue(tx, stored, claims.version);
+        await repository.revokeFamily(tx.db, stored.family_id, now);
         return unauthorized('Refresh token was already used; the session has been revoked', 'TOKEN_REUSED');
       }
-      return this.#reissue(trx, stored);
+      return this.#reissue(tx, stored, claims.version);
     });
     if (outcome instanceof AppError) throw outcome;
     return outcome;
@@ -200,17 +222,26 @@ export class AuthService {
     return otp.code_hash;
   }
 
-  async #reissue(db: WriteDb, stored: repository.RefreshTokenRow): Promise<TokenResponse | AppError> {
-    const user = await repository.findUserById(db, stored.user_id);
-    if (!user) return unauthorized('Account no longer exists', 'TOKEN_REVOKED');
-    return this.#issueTokens(db, { id: user.id, role: stored.role as Role }, user.name, stored.family_id, stored.expires_at);
+  /** A new pair for a session, unless an account change since its login ended it (the database decides, whatever this instance has heard). */
+  async #reissue(tx: Tx, stored: repository.RefreshTokenRow, version: number): Promise<TokenResponse | AppError> {
+    const found = await repository.findUserById(tx.db, stored.user_id);
+    const user = found && (await this.#demoteIfUnlisted(tx, found));
+    if (!user || user.status !== 'active' || version < user.token_version) return unauthorized('The session was ended by a change to the account; log in again', 'TOKEN_REVOKED');
+    return this.#issueTokens(tx.db, { id: user.id, role: stored.role as Role }, user.name, stored.family_id, stored.expires_at, user.token_version);
+  }
+
+  /** ADMIN by ADMIN_EMAILS lasts while the e-mail is listed (an operator's grant does not depend on the list); the account as it is now. */
+  async #demoteIfUnlisted(tx: Tx, user: repository.UserRow): Promise<repository.UserRow> {
+    if (user.role !== 'ADMIN' || user.role_source !== 'signup' || this.#settings.adminEmails.has(user.email)) return user;
+    if (await repository.demoteAdmin(tx.db, user.id, this.#clock.now())) await endTokens(tx, this.#tokens.revocations, user.id, this.#clock.now());
+    return (await repository.findUserById(tx.db, user.id))!;
   }
 
   #hashOtp(email: string, code: string): string {
     return createHmac('sha256', this.#settings.otpKey).update(`${email}:${code}`).digest('hex');
   }
 
-  async #issueTokens(db: WriteDb, user: AuthUser, name: string, familyId: string, familyExpiresAt: number): Promise<TokenResponse> {
+  async #issueTokens(db: WriteDb, user: AuthUser, name: string, familyId: string, familyExpiresAt: number, version: number): Promise<TokenResponse> {
     const jti = randomUUID();
     await repository.insertRefreshToken(db, {
       jti,
@@ -223,8 +254,8 @@ export class AuthService {
       revoked_at: null,
     });
     const [accessToken, refreshToken] = await Promise.all([
-      this.#tokens.signAccess(user),
-      this.#tokens.signRefresh(user, jti, familyExpiresAt),
+      this.#tokens.signAccess(user, version),
+      this.#tokens.signRefresh(user, jti, familyExpiresAt, version),
     ]);
     return {
       token: accessToken,
@@ -238,3 +269,5 @@ export class AuthService {
     };
   }
 }
+
+const accountBlocked = () => forbidden('This account is blocked; contact support', 'ACCOUNT_BLOCKED');

@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db, UserSettingsTable, WriteDb } from '../../db/database.ts';
 import { toIso } from '../../platform/clock.ts';
+import type { Page } from '../../platform/pagination.ts';
 import type { Settings, SettingsUpdate, SettingsValues } from './settings.schemas.ts';
 
 type SettingsRow = Selectable<UserSettingsTable>;
@@ -22,6 +23,18 @@ export async function insertIfMissing(db: WriteDb, userId: number, values: Setti
 
 export async function update(db: WriteDb, userId: number, changes: SettingsUpdate, now: number): Promise<void> {
   await db.updateTable('user_settings').set({ ...toRow(changes), updated_at: now }).where('user_id', '=', userId).execute();
+}
+
+/** An erased user's settings: the emergency contact forgotten, the deletion request fulfilled. */
+export async function erase(db: WriteDb, userId: number, now: number): Promise<void> {
+  await db.updateTable('user_settings').set({ emergency_contact: '', delete_account_requested: 0, updated_at: now }).where('user_id', '=', userId).execute();
+}
+
+/** Users who asked for their account to be deleted, latest settings rows first (limit + 1, the extra one proving a next page). */
+export function deletionRequests(db: Db, page: Page): Promise<Array<{ id: number; user_id: number }>> {
+  let query = db.selectFrom('user_settings').select(['id', 'user_id']).where('delete_account_requested', '=', 1).orderBy('id', 'desc').limit(page.limit + 1);
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  return query.execute();
 }
 
 function toRow(values: SettingsUpdate): Updateable<UserSettingsTable> {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
-import type { Transactions } from '../../db/transaction.ts';
+import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { takePage, type Page } from '../../platform/pagination.ts';
 import * as repository from './settings.repository.ts';
 import { DEFAULT_SETTINGS, type Settings, type SettingsUpdate, type SettingsValues } from './settings.schemas.ts';
 
@@ -33,6 +34,17 @@ export class SettingsService {
   /** Whether the user shares their trips (others then see the driver's position during the ride). */
   async sharesTrips(userId: number): Promise<boolean> {
     return (await repository.findByUser(this.#db, userId))?.tripSharingDefault ?? DEFAULT_SETTINGS.tripSharingDefault;
+  }
+
+  /** Inside an account's erasure: the emergency contact (a phone number or a name) goes, and the deletion request is done. */
+  erase(tx: Tx, userId: number): Promise<void> {
+    return repository.erase(tx.db, userId, this.#clock.now());
+  }
+
+  /** Users whose settings ask for their account to be deleted (erasure clears the flag), one page. */
+  async deletionRequests(page: Page): Promise<{ userIds: number[]; nextCursor: string | null }> {
+    const { items, nextCursor } = takePage(await repository.deletionRequests(this.#db, page), page.limit);
+    return { userIds: items.map((item) => item.user_id), nextCursor };
   }
 
   /** Applies the given fields; `updatedAt` moves only when a value actually changes. */
