@@ -47,3 +47,24 @@ export async function recordWebhookEvent(db: WriteDb, eventId: string, eventType
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every session linked to a ride, oldest first. */
+export function sessionsOfRide(db: Db, rideId: number): Promise<SessionRow[]> {
+  return db.selectFrom('payment_sessions').selectAll().where('ride_id', '=', rideId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Sessions completed since `since` and their amount in paise (read from the index payment_sessions_status_updated). */
+export async function completedSince(db: Db, since: number): Promise<{ count: number; paise: number }> {
+  const row = await db
+    .selectFrom('payment_sessions')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('paise')])
+    .where('status', '=', 'completed')
+    .where('updated_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), paise: Number(row.paise) };
+}
+
+/** Forgets what an erased payer typed (the summary of their rides' orders); amounts and ids stay for accounting. */
+export async function eraseTextOf(db: WriteDb, userId: number): Promise<void> {
+  await db.updateTable('payment_sessions').set({ ride_summary: null }).where('user_id', '=', userId).where('ride_summary', 'is not', null).execute();
+}

@@ -3,14 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { toIso, type Clock } from '../../platform/clock.ts';
 import { badRequest, notFound, unavailable } from '../../platform/errors.ts';
 import { hmacMatches, type PaymentProvider } from '../../platform/payment-provider.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { ONLINE_PAYMENT_MODES, parseOnlinePaymentMode } from '../../platform/vocabulary.ts';
 import type { RidePayments } from '../rides/ride-payments.service.ts';
 import * as repository from './payments.repository.ts';
-import type { OrderBody, PaymentSession, VerifyBody } from './payments.schemas.ts';
+import type { OrderBody, PaymentSession, RefundReason, RefundStatus, RidePaymentHistory, VerifyBody } from './payments.schemas.ts';
+import { readEvent, type ProviderEvent } from './provider-events.ts';
+import * as refundsRepository from './refunds.repository.ts';
+import type { Refunds } from './refunds.service.ts';
 
 export interface PaymentsDependencies {
   db: Db;
@@ -20,18 +23,13 @@ export interface PaymentsDependencies {
   /** Absent when RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET are not set: orders and verification answer 503. */
   provider: PaymentProvider | undefined;
   webhookSecret: string | undefined;
-  rides: Pick<RidePayments, 'amountDue' | 'recordPayment'>;
+  rides: Pick<RidePayments, 'amountDue' | 'recordPaid' | 'recordFailed'>;
+  refunds: Pick<Refunds, 'settle' | 'recordOutcome'>;
   notifications: Pick<NotificationsService, 'record'>;
 }
 
-/** What a webhook event means for one order. */
-interface ProviderOutcome {
-  orderId: string;
-  paymentId: string;
-  paid: boolean;
-  method: string | undefined;
-  amount: number | undefined;
-}
+/** What crediting a completed payment did: paid the ride (or an order without one), or found it paid already by another payment. */
+type Credit = 'credited' | 'duplicate' | 'already-completed';
 
 /**
  * Orders at the provider, and the only code that marks anything paid: after a valid checkout
@@ -90,8 +88,13 @@ export class PaymentsService {
     }
     // The mode is a label; an unknown one is dropped rather than failing a real payment.
     const known = body.paymentMode ? (parseOnlinePaymentMode(body.paymentMode) ?? null) : null;
-    const credited = await this.#deps.transactions.run((tx) => this.#complete(tx, session, body.paymentId, known));
-    return { success: true, message: credited ? 'Payment verified' : 'Payment was already verified' };
+    const credit = await this.#deps.transactions.run((tx) => this.#complete(tx, session, body.paymentId, known));
+    const messages: Record<Credit, string> = {
+      credited: 'Payment verified',
+      'already-completed': 'Payment was already verified',
+      duplicate: `Payment verified; ride ${session.ride_id} was already paid, so this payment is being refunded`,
+    };
+    return { success: true, message: messages[credit] };
   }
 
   async session(id: string): Promise<PaymentSession> {
@@ -104,6 +107,47 @@ export class PaymentsService {
       currency: session.currency,
       paymentMode: session.payment_mode,
     };
+  }
+
+  /** Every payment session of a ride and every refund of them, oldest first (an operator's view of the ride's money). */
+  async historyOf(rideId: number): Promise<RidePaymentHistory> {
+    const [sessions, refunds] = await Promise.all([repository.sessionsOfRide(this.#deps.db, rideId), refundsRepository.refundsOfRide(this.#deps.db, rideId)]);
+    return {
+      payments: sessions.map((session) => ({
+        id: session.id,
+        orderId: session.order_id,
+        amount: session.amount,
+        currency: session.currency,
+        status: session.status as PaymentSession['status'],
+        paymentId: session.payment_id,
+        paymentMode: session.payment_mode,
+        createdAt: toIso(session.created_at),
+        updatedAt: toIso(session.updated_at),
+      })),
+      refunds: refunds.map((refund) => ({
+        id: refund.id,
+        paymentId: refund.payment_id,
+        amount: refund.amount,
+        status: refund.status as RefundStatus,
+        reason: refund.reason as RefundReason,
+        note: refund.note,
+        requestedBy: refund.requested_by,
+        providerRefundId: refund.provider_refund_id,
+        createdAt: toIso(refund.created_at),
+        updatedAt: toIso(refund.updated_at),
+      })),
+    };
+  }
+
+  /** Online payments completed since `since` (the operators' overview). */
+  async receivedSince(since: number): Promise<{ count: number; amountInInr: number }> {
+    const { count, paise } = await repository.completedSince(this.#deps.db, since);
+    return { count, amountInInr: paise / 100 };
+  }
+
+  /** Inside an account's erasure: what the payer typed goes; amounts, ids and times stay for accounting. */
+  eraseTextOf(tx: Tx, userId: number): Promise<void> {
+    return repository.eraseTextOf(tx.db, userId);
   }
 
   /**
@@ -125,6 +169,13 @@ export class PaymentsService {
     return this.#deps.transactions.run(async (tx) => {
       if (eventId && !(await repository.recordWebhookEvent(tx.db, eventId, String(event.event), now))) return 'duplicate';
       if (!outcome) return 'ignored';
+      if (outcome.kind === 'refund') {
+        const refund = await refundsRepository.findRefundByKey(tx.db, outcome.receipt);
+        if (!refund) return 'ignored';
+        await this.#deps.refunds.recordOutcome(tx, refund, { status: outcome.status, providerRefundId: outcome.refundId });
+        if (outcome.status === 'failed') this.#deps.log.error({ refundId: refund.id, rideId: refund.ride_id }, 'the provider failed a refund; an operator must look at it');
+        return 'processed';
+      }
       const session = await repository.findSessionByOrder(tx.db, outcome.orderId);
       if (!session) return 'ignored';
       if (outcome.amount !== undefined && outcome.amount !== session.amount) {
@@ -134,24 +185,32 @@ export class PaymentsService {
       if (outcome.paid) {
         await this.#complete(tx, session, outcome.paymentId, outcome.method?.toUpperCase() ?? null);
       } else if ((await repository.failSession(tx.db, session.id, now)) && session.ride_id !== null) {
-        await this.#deps.rides.recordPayment(tx, session.ride_id, { paid: false });
+        await this.#deps.rides.recordFailed(tx, session.ride_id);
       }
       return 'processed';
     });
   }
 
-  /** Session completed, ride PAID, payer notified: all or nothing, and only once. */
-  async #complete(tx: Tx, session: repository.SessionRow, paymentId: string, mode: string | null): Promise<boolean> {
-    if (!(await repository.completeSession(tx.db, session.id, paymentId, mode, this.#deps.clock.now()))) return false;
-    if (session.ride_id !== null) await this.#deps.rides.recordPayment(tx, session.ride_id, { paid: true, reference: paymentId });
-    await this.#deps.notifications.record(tx, [{
-      userId: session.user_id,
-      rideId: session.ride_id,
-      eventType: 'PAYMENT_RECEIVED',
-      title: 'Payment received',
-      message: `We received your payment of ₹${session.amount / 100}${session.ride_id === null ? '' : ` for ride #${session.ride_id}`}.`,
-    }]);
-    return true;
+  /**
+   * Session completed and, all or nothing: the ride PAID and the payer notified, or, when another
+   * payment paid the ride first (two open orders) or the ride was cancelled meanwhile, what exceeds
+   * what the rider owes refunded through the provider.
+   */
+  async #complete(tx: Tx, session: repository.SessionRow, paymentId: string, mode: string | null): Promise<Credit> {
+    if (!(await repository.completeSession(tx.db, session.id, paymentId, mode, this.#deps.clock.now()))) return 'already-completed';
+    const ride = session.ride_id === null ? undefined : await this.#deps.rides.recordPaid(tx, session.ride_id, paymentId);
+    const duplicate = ride !== undefined && ride.paymentReference !== paymentId;
+    if (!duplicate) {
+      await this.#deps.notifications.record(tx, [{
+        userId: session.user_id,
+        rideId: session.ride_id,
+        eventType: 'PAYMENT_RECEIVED',
+        title: 'Payment received',
+        message: `We received your payment of ₹${session.amount / 100}${session.ride_id === null ? '' : ` for ride #${session.ride_id}`}.`,
+      }]);
+    }
+    if (ride) await this.#deps.refunds.settle(tx, ride);
+    return duplicate ? 'duplicate' : 'credited';
   }
 
   #provider(): PaymentProvider {
@@ -164,32 +223,4 @@ function onlineMode(value: string): string {
   const mode = parseOnlinePaymentMode(value);
   if (!mode) throw badRequest(`paymentMode must be one of ${ONLINE_PAYMENT_MODES.join(', ')} for an online payment`);
   return mode;
-}
-
-interface ProviderEntity {
-  id?: unknown;
-  order_id?: unknown;
-  method?: unknown;
-  amount?: unknown;
-}
-interface ProviderEvent {
-  event?: unknown;
-  payload?: { payment?: { entity?: ProviderEntity }; order?: { entity?: ProviderEntity } };
-}
-
-/** payment.captured and order.paid complete an order; payment.failed fails it; anything else is ignored. */
-function readEvent(event: ProviderEvent): ProviderOutcome | undefined {
-  const payment = event.payload?.payment?.entity;
-  const order = event.payload?.order?.entity;
-  const paid = event.event === 'payment.captured' || event.event === 'order.paid';
-  if (!paid && event.event !== 'payment.failed') return undefined;
-  const orderId = event.event === 'order.paid' ? (order?.id ?? payment?.order_id) : payment?.order_id;
-  if (typeof orderId !== 'string' || typeof payment?.id !== 'string') return undefined;
-  return {
-    orderId,
-    paymentId: payment.id,
-    paid,
-    method: typeof payment.method === 'string' ? payment.method : undefined,
-    amount: typeof payment.amount === 'number' ? payment.amount : undefined,
-  };
 }

@@ -3,8 +3,32 @@ import type { Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
 import * as repository from './rides.repository.ts';
+import type { RideStatus } from './rides.schemas.ts';
 
-/** What the payments module needs of a ride: what is owed, and recording the outcome on the ride. */
+/** What payments and refunds need to know of a ride. */
+export interface RideMoney {
+  id: number;
+  riderId: number;
+  status: RideStatus;
+  /** The provider payment that paid the ride, if one did. */
+  paymentReference: string | null;
+  /** What the rider owes in rupees: the fare, or the fee of a cancelled ride (0 without one). */
+  owedInr: number;
+  refundedInr: number;
+}
+
+export function moneyOf(row: repository.RideRow): RideMoney {
+  return {
+    id: row.id,
+    riderId: row.rider_id,
+    status: row.status as RideStatus,
+    paymentReference: row.payment_status === 'PAID' ? row.payment_reference : null,
+    owedInr: row.status === 'CANCELLED' ? (row.cancellation_fee ?? 0) : row.fare,
+    refundedInr: row.refunded_amount,
+  };
+}
+
+/** What the payments module needs of a ride: what is owed, and recording payments and refunds on it. */
 export class RidePayments {
   readonly #db: Db;
 
@@ -18,13 +42,34 @@ export class RidePayments {
     if (!ride) throw notFound(`Ride ${id} not found`);
     if (ride.rider_id !== user.id) throw forbidden('You can only pay for your own rides');
     if (ride.payment_status === 'PAID') throw conflict(`Ride ${id} is already paid`, 'RIDE_ALREADY_PAID');
-    if (ride.status !== 'CANCELLED') return ride.fare;
-    if (!ride.cancellation_fee) throw conflict(`Ride ${id} was cancelled without a fee; there is nothing to pay`, 'NOTHING_TO_PAY');
-    return ride.cancellation_fee;
+    const owed = moneyOf(ride).owedInr;
+    if (owed === 0) throw conflict(`Ride ${id} was cancelled without a fee; there is nothing to pay`, 'NOTHING_TO_PAY');
+    return owed;
   }
 
-  /** Inside the payment's transaction, once the provider's signature checked out (or a failure was reported). */
-  recordPayment(tx: Tx, id: number, outcome: { paid: true; reference: string } | { paid: false }): Promise<void> {
-    return repository.setPaymentOutcome(tx.db, id, outcome.paid ? { payment_status: 'PAID', payment_reference: outcome.reference } : { payment_status: 'FAILED' });
+  /**
+   * Inside the payment's transaction, once the provider's signature checked out. The ride is paid by
+   * the first payment only (a later one keeps the first reference: the caller refunds it); the ride
+   * as it is now, or undefined for an unknown ride.
+   */
+  async recordPaid(tx: Tx, id: number, paymentId: string): Promise<RideMoney | undefined> {
+    const row = await repository.setPaid(tx.db, id, paymentId);
+    return row && moneyOf(row);
+  }
+
+  /** A failed payment, unless another one paid the ride. */
+  recordFailed(tx: Tx, id: number): Promise<void> {
+    return repository.setPaymentFailed(tx.db, id);
+  }
+
+  /** The ride, locked for the rest of the transaction so no other payment or refund of it interleaves. */
+  async lock(tx: Tx, id: number): Promise<RideMoney | undefined> {
+    const row = await repository.lockRide(tx.db, id);
+    return row && moneyOf(row);
+  }
+
+  /** Rupees refunded (negative: a refund the provider turned down); the ride's row as it is now. */
+  recordRefunded(tx: Tx, id: number, rupees: number): Promise<repository.RideRow | undefined> {
+    return repository.addRefunded(tx.db, id, rupees);
   }
 }

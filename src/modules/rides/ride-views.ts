@@ -80,6 +80,7 @@ export function toRide(row: RideRow, options: { riderName?: string; position?: S
     cancellationReason: row.cancellation_reason,
     cancelledBy: row.cancelled_by,
     cancellationFee: row.cancellation_fee,
+    refundedAmountInInr: row.refunded_amount,
     riderRating: row.rider_rating,
     riderFeedback: row.rider_feedback,
     driverRating: row.driver_rating,

@@ -108,6 +108,27 @@ export function listForUser(db: Db, userId: number, page: Page): Promise<RideRow
   return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
 }
 
+/** What operators search rides by; times are booking times (epoch ms), `from` inclusive, `to` exclusive. */
+export interface RideFilters {
+  status?: RideStatus;
+  riderId?: number;
+  driverId?: number;
+  from?: number;
+  to?: number;
+}
+
+/** Every ride matching the filters, newest first; each filter has an index to start from. */
+export function search(db: Db, filters: RideFilters, page: Page): Promise<RideRow[]> {
+  let query = db.selectFrom('rides').selectAll();
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  if (filters.riderId !== undefined) query = query.where('rider_id', '=', filters.riderId);
+  if (filters.driverId !== undefined) query = query.where('driver_id', '=', filters.driverId);
+  if (filters.from !== undefined) query = query.where('created_at', '>=', filters.from);
+  if (filters.to !== undefined) query = query.where('created_at', '<', filters.to);
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
+}
+
 /** The user's rides in REQUESTED, ACCEPTED or PICKED, as rider or as driver, newest first. */
 export function listOpenForUser(db: Db, userId: number): Promise<RideRow[]> {
   return db
@@ -165,6 +186,13 @@ export function acceptRide(db: WriteDb, id: number, driverId: number, now: numbe
     .executeTakeFirst();
 }
 
+/** Which of these drivers are on an ACCEPTED or PICKED ride. */
+export async function busyDriversAmong(db: Db, driverIds: readonly number[]): Promise<Set<number>> {
+  if (driverIds.length === 0) return new Set();
+  const rows = await db.selectFrom('rides').select('driver_id').where('driver_id', 'in', driverIds).where('status', 'in', ACTIVE_STATUSES).execute();
+  return new Set(rows.map((row) => row.driver_id!));
+}
+
 /** Whether the driver is on an ACCEPTED or PICKED ride. */
 export async function isDriverBusy(db: Db, driverId: number): Promise<boolean> {
   return (await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst()) !== undefined;
@@ -195,9 +223,35 @@ export async function claimArrivingNotice(db: WriteDb, id: number, now: number):
   return changed(result);
 }
 
-/** PAID with the provider's payment id, or FAILED; a PAID ride stays PAID. */
-export async function setPaymentOutcome(db: WriteDb, id: number, outcome: { payment_status: 'PAID' | 'FAILED'; payment_reference?: string }): Promise<void> {
-  await db.updateTable('rides').set(outcome).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();
+/**
+ * PAID by this payment, unless another payment paid the ride first (its reference stays). Always
+ * updates, so the row is locked: the payments and refunds of one ride run one after the other.
+ */
+export function setPaid(db: WriteDb, id: number, reference: string): Promise<RideRow | undefined> {
+  return db
+    .updateTable('rides')
+    .set((eb) => ({
+      payment_status: 'PAID',
+      payment_reference: eb.case().when('payment_status', '=', 'PAID').then(eb.ref('payment_reference')).else(reference).end(),
+    }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** FAILED, unless the ride is PAID already. */
+export async function setPaymentFailed(db: WriteDb, id: number): Promise<void> {
+  await db.updateTable('rides').set({ payment_status: 'FAILED' }).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();
+}
+
+/** Locks the ride's row for the rest of the transaction (a write that changes nothing) and reads it. */
+export async function lockRide(db: WriteDb, id: number): Promise<RideRow | undefined> {
+  if (id > MAX_ID) return undefined;
+  return db.updateTable('rides').set((eb) => ({ refunded_amount: eb.ref('refunded_amount') })).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export function addRefunded(db: WriteDb, id: number, rupees: number): Promise<RideRow | undefined> {
+  return db.updateTable('rides').set((eb) => ({ refunded_amount: eb('refunded_amount', '+', rupees) })).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /** Open requests dispatch may offer: REQUESTED, with a pickup point, not yet given up on. Oldest first. */
@@ -221,8 +275,8 @@ export async function countOffer(db: WriteDb, id: number, at: number): Promise<v
     .execute();
 }
 
-export async function setPickupDistance(db: WriteDb, id: number, km: number): Promise<void> {
-  await db.updateTable('rides').set({ pickup_distance_km: km }).where('id', '=', id).execute();
+export function setPickupDistance(db: WriteDb, id: number, km: number): Promise<RideRow> {
+  return db.updateTable('rides').set({ pickup_distance_km: km }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Marks that no driver was found for a REQUESTED ride; the row when this call did it. */

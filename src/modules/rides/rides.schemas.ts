@@ -131,6 +131,7 @@ const participantFields = {
   cancellationReason: text,
   cancelledBy: Nullable(Type.String({ enum: CANCELLED_BY })),
   cancellationFee: integer,
+  refundedAmountInInr: Type.Integer({ description: 'Rupees refunded to the rider through the payment provider, or on their way (docs/payments.md)' }),
   riderRating: integer,
   riderFeedback: text,
   driverRating: integer,

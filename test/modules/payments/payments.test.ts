@@ -90,7 +90,6 @@ describe('payments', () => {
   });
 
   test('an order is created at the provider in paise with a unique receipt and a pending session', async () => {
-    provider.mode = 'ok';
     const before = provider.orders.length;
     const replies = await Promise.all([100, 250, 999].map((amountInInr) => order(rider, { amountInInr, rideSummary: 'MG Road → Airport', paymentMode: 'upi' })));
     for (const [i, amountInInr] of [100, 250, 999].entries()) {
@@ -181,6 +180,18 @@ describe('payments', () => {
     assert.equal((await session(b.body.sessionId)).status, 'pending');
   });
 
+  test('a valid signature with one hex character more or less is refused (odd-length hex decodes short)', async () => {
+    const created = await order(rider, { amountInInr: 11 });
+    const paid = await provider.pay(created.body.orderId);
+    for (const signature of [`${paid.signature}0`, `${paid.signature}f`, paid.signature.slice(0, -1), `${paid.signature}${paid.signature}`]) {
+      const reply = await verify({ orderId: paid.orderId, paymentId: paid.paymentId, signature });
+      assert.equal(reply.status, 400, signature);
+      assert.equal(reply.body.code, 'INVALID_SIGNATURE');
+    }
+    assert.equal((await session(created.body.sessionId)).status, 'pending');
+    assert.equal((await verify({ ...paid })).status, 200, 'the exact signature still works');
+  });
+
   test('a correctly signed order id this service never created is refused', async () => {
     const pay = paymentId();
     const reply = await verify({ orderId: 'order_madeup123', paymentId: pay, signature: checkoutSignature('order_madeup123', pay) });
@@ -256,6 +267,13 @@ describe('payments', () => {
       assert.equal((await session(created.body.sessionId)).status, 'pending');
     });
 
+    test('a webhook signature with one extra hex character is refused', async () => {
+      const created = await order(rider, { amountInInr: 16 });
+      const body = webhookEvent('payment.captured', created.body.orderId, paymentId(), created.body.amount);
+      assert.equal((await webhook(body, { signature: `${webhookSignature(body)}0`, eventId: 'evt_long_signature' })).status, 400);
+      assert.equal((await session(created.body.sessionId)).status, 'pending');
+    });
+
     test('a redelivered event is handled once', async () => {
       const payer = await signUp(t, { role: 'RIDER' });
       const created = await order(payer, { amountInInr: 30 });
@@ -316,14 +334,13 @@ describe('payments', () => {
 
   describe('when the provider misbehaves', () => {
     test('a provider error is a 503 and leaves no session', async () => {
-      provider.mode = 'error';
+      provider.failNext('orders', 'error');
       const reply = await order(rider, { amountInInr: 10 });
-      provider.mode = 'ok';
       assert.equal(reply.status, 503);
     });
 
     test('a connection reset is retried once', async () => {
-      provider.mode = 'reset-once';
+      provider.failNext('orders', 'reset');
       const before = provider.orders.length;
       const reply = await order(rider, { amountInInr: 10 });
       assert.equal(reply.status, 200);
@@ -331,10 +348,9 @@ describe('payments', () => {
     });
 
     test('a slow provider times out with a 503', async () => {
-      provider.mode = 'slow';
+      provider.failNext('orders', 'slow');
       const started = Date.now();
       const reply = await order(rider, { amountInInr: 10 });
-      provider.mode = 'ok';
       assert.equal(reply.status, 503);
       assert.ok(Date.now() - started < 5_900, 'the service gave up before the provider answered');
     });
