@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
@@ -36,6 +37,13 @@ const EnvSchema = Type.Object({
   DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
   DISPATCH_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 120 }),
   DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
+  WEB_APPS: Type.Boolean({ default: true }),
+  // A tile template as Leaflet reads it: {z}, {x} and {y} (optionally {s}, {r}); it reaches the apps' pages.
+  MAP_TILE_URL: Type.String({
+    pattern: '^https?://(?=\\S*\\{z\\})(?=\\S*\\{x\\})(?=\\S*\\{y\\})[^\\s"\'<>]*$',
+    default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 });
 type Env = Static<typeof EnvSchema>;
@@ -78,6 +86,10 @@ export interface Config {
   dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number };
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
   driverApprovalRequired: boolean;
+  /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */
+  metricsToken: string | undefined;
+  /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show. */
+  webApps: { enabled: boolean; root: string; mapTileUrl: string };
   logLevel: string;
 }
 
@@ -134,6 +146,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxMs: env.DISPATCH_MAX_SECONDS * 1000,
     },
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
+    metricsToken: env.METRICS_TOKEN,
+    webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL },
     logLevel: env.LOG_LEVEL,
   };
 }

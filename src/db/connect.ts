@@ -23,6 +23,14 @@ import { DirectTransactions, GroupCommit, type Transactions } from './transactio
 const POSTGRES_POOL = { max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 };
 const STATEMENT_CACHE_SIZE = 256;
 
+export interface PoolStats {
+  pool: 'reader' | 'writer';
+  /** Open connections, those idle among them, and requests waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface DatabaseConnection {
   kind: DatabaseConfig['kind'];
   /**
@@ -34,6 +42,8 @@ export interface DatabaseConnection {
   transactions: Transactions;
   /** Brings the schema up to date (the writer's job; run once at start). */
   migrate(): Promise<void>;
+  /** Connections of each PostgreSQL pool now; none on SQLite, which keeps one connection for reading and one for writing. */
+  pools(): PoolStats[];
   destroy(): Promise<void>;
 }
 
@@ -48,6 +58,7 @@ export function connectDatabase(config: DatabaseConfig, onConnectionError: (erro
       db: reader,
       transactions: new GroupCommit(writer),
       migrate: () => migrateToLatest(writer, 'sqlite'),
+      pools: () => [],
       destroy: async () => {
         if (reader !== writer) await reader.destroy();
         await writer.destroy();
@@ -56,13 +67,17 @@ export function connectDatabase(config: DatabaseConfig, onConnectionError: (erro
   }
   // Two pools: a unit that reads outside its transaction waits for a reader, never for another
   // writer, so units holding every writer connection cannot starve each other (a pool deadlock).
-  const writer = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
-  const reader = new Kysely<Database>({ dialect: postgresDialect(config.url, onConnectionError) });
+  const writerPool = postgresPool(config.url, onConnectionError);
+  const readerPool = postgresPool(config.url, onConnectionError);
+  const writer = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: writerPool }) });
+  const reader = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: readerPool }) });
+  const stats = (pool: PoolStats['pool'], { totalCount, idleCount, waitingCount }: pg.Pool): PoolStats => ({ pool, total: totalCount, idle: idleCount, waiting: waitingCount });
   return {
     kind: 'postgres',
     db: reader,
     transactions: new DirectTransactions(writer),
     migrate: () => migrateToLatest(writer, 'postgres'),
+    pools: () => [stats('reader', readerPool), stats('writer', writerPool)],
     destroy: async () => {
       await Promise.all([reader.destroy(), writer.destroy()]);
     },
@@ -129,7 +144,7 @@ function adaptStatement(statement: StatementSync): SqliteStatement {
   };
 }
 
-function postgresDialect(url: string, onConnectionError: (error: Error) => void): PostgresDialect {
+function postgresPool(url: string, onConnectionError: (error: Error) => void): pg.Pool {
   // int8 (counts, epoch-millisecond times) and numeric come back as strings by default.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
@@ -144,7 +159,7 @@ function postgresDialect(url: string, onConnectionError: (error: Error) => void)
   // answers 503, and the pool replaces the broken connection.
   pool.on('error', onConnectionError);
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  return new OwnSchemaPostgresDialect({ pool });
+  return pool;
 }
 
 /**

@@ -11,6 +11,15 @@ export interface UsersTable {
   role: string;
   created_at: number;
   updated_at: number;
+  /** active, blocked or deleted (erased: the row stays, anonymised, so its id is never reused). */
+  status: Generated<string>;
+  status_reason: string | null;
+  status_changed_at: number | null;
+  /** Tokens carrying a lower version no longer work; raised by role, password and status changes. */
+  token_version: Generated<number>;
+  tokens_changed_at: number | null;
+  /** `signup` (ADMIN only through ADMIN_EMAILS) or `operator` (given by an operator). */
+  role_source: Generated<string>;
 }
 
 export interface SignupOtpsTable {
@@ -119,6 +128,8 @@ export interface RidesTable {
   no_driver_at: number | null;
   /** The pricing rules the ride was priced with (pricing_versions). */
   pricing_version: Generated<number>;
+  /** Rupees refunded (or being refunded) through the provider. */
+  refunded_amount: Generated<number>;
 }
 
 export interface PricingVersionsTable {
@@ -195,10 +206,47 @@ export interface PaymentSessionsTable {
   updated_at: number;
 }
 
+export interface RefundsTable {
+  id: Generated<number>;
+  ride_id: number;
+  session_id: string;
+  /** The provider's payment the refund goes back to. */
+  payment_id: string;
+  /** Paise. */
+  amount: number;
+  reason: string;
+  note: string | null;
+  requested_by: number | null;
+  status: string;
+  idempotency_key: string;
+  provider_refund_id: string | null;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface WebhookEventsTable {
   event_id: string;
   event_type: string;
   received_at: number;
+}
+
+export interface ComplaintsTable {
+  id: Generated<number>;
+  ride_id: number;
+  filed_by: number;
+  /** The complainant's part in the ride: rider or driver. */
+  party: string;
+  category: string;
+  message: string;
+  /** open or resolved. */
+  status: string;
+  resolution: string | null;
+  resolved_by: number | null;
+  resolved_at: number | null;
+  created_at: number;
 }
 
 export interface AuditLogTable {
@@ -227,7 +275,9 @@ export interface Database {
   pricing_versions: PricingVersionsTable;
   payment_sessions: PaymentSessionsTable;
   webhook_events: WebhookEventsTable;
+  refunds: RefundsTable;
   audit_log: AuditLogTable;
+  complaints: ComplaintsTable;
 }
 
 /** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */

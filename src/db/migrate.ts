@@ -13,6 +13,10 @@ import * as driverProfiles from './migrations/2026-11-23-06-driver-profiles.ts';
 import * as dispatch from './migrations/2026-11-23-07-dispatch.ts';
 import * as pricingVersions from './migrations/2026-11-23-08-pricing-versions.ts';
 import * as auditLog from './migrations/2026-11-23-09-audit-log.ts';
+import * as accountStatus from './migrations/2026-11-25-11-account-status.ts';
+import * as refunds from './migrations/2026-11-25-12-refunds.ts';
+import * as complaints from './migrations/2026-11-25-21-complaints.ts';
+import * as overviewIndexes from './migrations/2026-11-25-22-overview-indexes.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -28,6 +32,10 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-07-dispatch': dispatch,
   '2026-11-23-08-pricing-versions': pricingVersions,
   '2026-11-23-09-audit-log': auditLog,
+  '2026-11-25-11-account-status': accountStatus,
+  '2026-11-25-12-refunds': refunds,
+  '2026-11-25-21-complaints': complaints,
+  '2026-11-25-22-overview-indexes': overviewIndexes,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -7,3 +7,27 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 export const toIso = (epochMs: number): string => new Date(epochMs).toISOString();
 export const toIsoOrNull = (epochMs: number | null): string | null => (epochMs === null ? null : toIso(epochMs));
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock reading in the zone at that instant, written as if it were UTC (so Date.UTC arithmetic applies). */
+function wallClockAsUtc(epochMs: number, timeZone: string): { ms: number; day: number } {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+    dateTimeFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
+  const day = Date.UTC(part.year, part.month - 1, part.day);
+  return { ms: day + ((part.hour * 60 + part.minute) * 60 + part.second) * 1000, day };
+}
+
+/** When the day of `epochMs` began in the IANA zone (local midnight), as epoch milliseconds. */
+export function startOfLocalDay(epochMs: number, timeZone: string): number {
+  const offsetAt = (at: number) => wallClockAsUtc(at, timeZone).ms - Math.floor(at / 1000) * 1000;
+  const { day } = wallClockAsUtc(epochMs, timeZone);
+  // The offset at midnight may differ from the one now (a daylight-saving change during the day):
+  // guess with today's, then correct with the offset at the guess.
+  const guess = day - offsetAt(epochMs);
+  return day - offsetAt(guess);
+}

@@ -28,3 +28,20 @@ export const parseOnlinePaymentMode = (raw: string): OnlinePaymentMode | undefin
 /** How rides find drivers (DISPATCH_MODE): drivers pick from the open list, each ride goes to its nearest driver, or rounds pair them all at once. */
 export const DISPATCH_MODES = ['broadcast', 'nearest', 'batched'] as const;
 export type DispatchMode = (typeof DISPATCH_MODES)[number];
+
+/** Why a user got an in-app notification (its `eventType`); every sender names one of these. */
+export const NOTIFICATION_EVENTS = [
+  'RIDE_REQUESTED',
+  'RIDE_ACCEPTED',
+  'DRIVER_ARRIVING',
+  'RIDE_STARTED',
+  'RIDE_COMPLETED',
+  'RIDE_CANCELLED',
+  'NO_DRIVER_FOUND',
+  'PAYMENT_RECEIVED',
+  'PAYMENT_REFUNDED',
+  'DRIVER_APPROVED',
+  'DRIVER_REJECTED',
+  'COMPLAINT_RESOLVED',
+] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
 import { Nullable, OptionalTimestamp } from '../../platform/schemas.ts';
+import { NOTIFICATION_EVENTS } from '../../platform/vocabulary.ts';
 
 export const Notification = Type.Object({
   id: Type.Integer(),
@@ -9,7 +10,7 @@ export const Notification = Type.Object({
   title: Type.String({ maxLength: 120 }),
   message: Type.String({ maxLength: 800 }),
   channel: Type.String({ examples: ['in_app'] }),
-  eventType: Type.String({ examples: ['RIDE_ACCEPTED', 'DRIVER_ARRIVING', 'PAYMENT_RECEIVED'] }),
+  eventType: Type.String({ description: `Why you were notified: ${NOTIFICATION_EVENTS.join(', ')}`, examples: ['RIDE_ACCEPTED', 'DRIVER_ARRIVING', 'PAYMENT_RECEIVED'] }),
   read: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: OptionalTimestamp,

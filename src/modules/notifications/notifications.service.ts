@@ -6,13 +6,14 @@ import type { UserHub } from '../../events.ts';
 import { toIso, toIsoOrNull, type Clock } from '../../platform/clock.ts';
 import { notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
+import type { NotificationEvent } from '../../platform/vocabulary.ts';
 import * as repository from './notifications.repository.ts';
 import type { Notification } from './notifications.schemas.ts';
 
 export interface NewNotification {
   userId: number;
   rideId?: number | null;
-  eventType: string;
+  eventType: NotificationEvent;
   title: string;
   message: string;
 }

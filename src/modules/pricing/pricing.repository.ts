@@ -21,6 +21,11 @@ export async function latestVersion(db: Db): Promise<number> {
   return Number(row.version);
 }
 
+export async function findVersion(db: Db, version: number): Promise<StoredVersion | undefined> {
+  const row = await db.selectFrom('pricing_versions').selectAll().where('version', '=', version).executeTakeFirst();
+  return row && parse(row);
+}
+
 /** Every version, newest first: a handful, each a few hundred bytes. */
 export async function allVersions(db: Db): Promise<StoredVersion[]> {
   return (await db.selectFrom('pricing_versions').selectAll().orderBy('version', 'desc').execute()).map(parse);

@@ -54,6 +54,12 @@ export class Pricing {
     return found.rules;
   }
 
+  /** A version as a unit sees it: one made earlier in the same transaction, not yet in force anywhere, included. */
+  async versionIn(tx: Tx, version: number): Promise<PricingVersion | undefined> {
+    const stored = await repository.findVersion(tx.db, version);
+    return stored && toVersion(stored);
+  }
+
   list(): PricingVersion[] {
     return [...this.#versions.values()].sort((a, b) => b.version - a.version).map(toVersion);
   }

@@ -1,3 +1,4 @@
+import type { NotificationEvent } from '../../platform/vocabulary.ts';
 import type { NewNotification } from '../notifications/notifications.service.ts';
 import type { RideRow } from './rides.repository.ts';
 import type { CancelledBy } from './rides.schemas.ts';
@@ -7,7 +8,7 @@ import type { CancelledBy } from './rides.schemas.ts';
 const trip = (ride: Pick<RideRow, 'pickup_location' | 'drop_location'>) =>
   ride.pickup_location && ride.drop_location ? ` from ${ride.pickup_location} to ${ride.drop_location}` : '';
 
-const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: string, title: string, message: string): NewNotification => ({
+const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: NotificationEvent, title: string, message: string): NewNotification => ({
   userId,
   rideId: ride.id,
   eventType,

@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
-import { livePosition, viewerOf } from './ride-access.ts';
+import { livePosition, viewerOf, type RideParties } from './ride-access.ts';
 import type { RideTracking } from './ride-tracking.service.ts';
 import { codesFor, toPublicRide, toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
@@ -45,19 +45,42 @@ export class RideQueries {
   /** GET /rides/status/{id}: the whole ride for its rider and driver (and admins), the public subset for anyone else. */
   async status(user: AuthUser | null, id: number): Promise<RideStatusResponse> {
     if (!user) return this.#tracking.publicStatus(id);
-    const ride = await repository.findRide(this.#db, id);
-    if (!ride) throw notFound(`Ride ${id} not found`);
+    const ride = await this.#row(id);
     const viewer = viewerOf(user, ride);
     if (viewer === 'public') return this.#tracking.publicStatus(id);
     return (await this.#views(user, [ride]))[0];
   }
 
-  async #views(user: AuthUser, rows: repository.RideRow[]): Promise<Ride[]> {
+  /** Operators' search over every ride, newest first, each in the admin's view (no codes). */
+  async search(filters: repository.RideFilters, page: Page): Promise<{ rides: Ride[]; nextCursor: string | null }> {
+    const { items, nextCursor } = takePage(await repository.search(this.#db, filters, page), page.limit);
+    return { rides: await this.#views(undefined, items), nextCursor };
+  }
+
+  /** One ride as operators see it (no codes), whoever booked it. */
+  async find(id: number): Promise<Ride> {
+    return (await this.#views(undefined, [await this.#row(id)]))[0];
+  }
+
+  /** Who takes part in a ride: what other modules check their own access rules against. */
+  async parties(id: number): Promise<RideParties> {
+    const { rider_id, driver_id } = await this.#row(id);
+    return { rider_id, driver_id };
+  }
+
+  async #row(id: number): Promise<repository.RideRow> {
+    const ride = await repository.findRide(this.#db, id);
+    if (!ride) throw notFound(`Ride ${id} not found`);
+    return ride;
+  }
+
+  /** Each ride in the user's view of it; without a user, in the operators' view (no codes). */
+  async #views(user: AuthUser | undefined, rows: repository.RideRow[]): Promise<Ride[]> {
     const riders = await this.#users.findUsers(rows.map((row) => row.rider_id));
     return Promise.all(
       rows.map(async (row) => {
         const position = row.driver_id !== null && livePosition(row.status) ? await this.#drivers.lastKnown(row.driver_id) : undefined;
-        return toRide(row, { riderName: riders.get(row.rider_id)?.name, position, codes: codesFor(viewerOf(user, row)) });
+        return toRide(row, { riderName: riders.get(row.rider_id)?.name, position, codes: user ? codesFor(viewerOf(user, row)) : 'none' });
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, WriteDb } from '../../db/database.ts';
-import { ACTIVE_STATUSES } from './rides.schemas.ts';
+import { ACTIVE_STATUSES, RIDE_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 // Aggregates for the demand model: counts only, from per-bucket totals and indexed columns.
 
@@ -55,6 +55,45 @@ export async function openRequests(db: Db): Promise<{ rides: number; riders: num
 export async function countBusyDrivers(db: Db): Promise<number> {
   const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', 'in', ACTIVE_STATUSES).executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * Rides booked since `since` per status now, and the fares of the completed ones. One range of the
+ * index rides_created_status_fare holds all of it; counting per status in the select list rather
+ * than grouping keeps SQLite from walking the whole status index in group order instead.
+ */
+export async function bookedSince(db: Db, since: number): Promise<{ rides: Record<RideStatus, number>; completedFares: number }> {
+  const row = await db
+    .selectFrom('rides')
+    .select((eb) => [
+      ...RIDE_STATUSES.map((status) => eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('status', '=', status).then(eb.lit(1)).else(eb.lit(0)).end()), eb.lit(0)).as(status)),
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('status', '=', 'COMPLETED').then(eb.ref('fare')).else(eb.lit(0)).end()), eb.lit(0)).as('completed_fares'),
+    ])
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  const counts = row as unknown as Record<RideStatus | 'completed_fares', number | string>;
+  return {
+    rides: Object.fromEntries(RIDE_STATUSES.map((status) => [status, Number(counts[status])])) as Record<RideStatus, number>,
+    completedFares: Number(counts.completed_fares),
+  };
+}
+
+/** Rides accepted since `since` and their mean wait from booking; rides picked up since then and their mean wait from acceptance. */
+export async function waitsSince(db: Db, since: number): Promise<{ accepted: number; acceptDelayMs: number | null; picked: number; pickupMs: number | null }> {
+  const [accepted, picked] = await Promise.all([
+    db
+      .selectFrom('rides')
+      .select((eb) => [eb.fn.countAll<number>().as('rides'), eb.fn.avg<number | null>(sql<number>`accepted_at - created_at`).as('mean')])
+      .where('accepted_at', '>=', since)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('rides')
+      .select((eb) => [eb.fn.countAll<number>().as('rides'), eb.fn.avg<number | null>(sql<number>`picked_at - accepted_at`).as('mean')])
+      .where('picked_at', '>=', since)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const mean = (value: number | null) => (value === null ? null : Number(value));
+  return { accepted: Number(accepted.rides), acceptDelayMs: mean(accepted.mean), picked: Number(picked.rides), pickupMs: mean(picked.mean) };
 }
 
 /**

@@ -80,6 +80,16 @@ export class RideStats {
     return { openRequests: open.rides, openRiders: open.riders, busyDrivers };
   }
 
+  /** Rides booked since `since` per status now, with their fares: the operators' day. */
+  bookedSince(since: number): ReturnType<typeof repository.bookedSince> {
+    return repository.bookedSince(this.#deps.db, since);
+  }
+
+  /** How long riders waited for a driver (rides accepted since `since`) and for the pickup (rides picked up since then). */
+  waitsSince(since: number): ReturnType<typeof repository.waitsSince> {
+    return repository.waitsSince(this.#deps.db, since);
+  }
+
   /** Drivers who accepted, finished or lost a ride since `since`, or are on one now. */
   driversActiveSince(since: number): Promise<number[]> {
     return repository.driversActiveSince(this.#deps.db, since);
