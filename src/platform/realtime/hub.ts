@@ -12,10 +12,12 @@ export interface UserMessage<M extends EventMap, K extends keyof M & string = ke
 export type Listener<M extends EventMap> = (message: UserMessage<M>) => void;
 
 export interface Attachment<M extends EventMap> {
-  /** The user's latest sequence number when attached. */
+  /** The user's latest sequence number when attached: what was missed reaches up to it, later messages follow it. */
   seq: number;
-  /** Messages after `resumeAfter`, or 'resync' when some of them are no longer kept. */
-  replay: Array<UserMessage<M>> | 'resync';
+  /** Some messages after `resumeAfter` are no longer kept: the client re-reads its state over REST. */
+  resync: boolean;
+  /** In order: the messages after `resumeAfter` (none after a resync), then any sent while attaching. */
+  replay: Array<UserMessage<M>>;
   detach(): void;
 }
 
@@ -26,6 +28,10 @@ export const REPLAY_MS = 5 * 60_000;
  * What a user's apps hear live. Modules send typed messages to a user; the hub numbers them per
  * user, keeps them for REPLAY_MS so a reconnecting client loses nothing, and hands them to every
  * live connection of that user on any instance. Transports (WebSocket, SSE) attach connections.
+ *
+ * Sequence numbers only grow: a user the hub forgot (nothing kept, nobody listening) starts again
+ * from the current time in milliseconds, above any number handed out before, so a client resuming
+ * from an old number is told to resync instead of being sent new messages under old numbers.
  */
 export interface RealtimeHub<M extends EventMap> {
   send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void>;
@@ -42,16 +48,19 @@ interface UserState<M extends EventMap> {
   listeners: Set<Listener<M>>;
 }
 
+/** How often the in-process hub looks for users it can forget. */
+const SWEEP_MS = 60_000;
+
 /** In-process hub: one instance sees every connection and every message. */
 export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   readonly #users = new Map<number, UserState<M>>();
   readonly #clock: Clock;
-  readonly #sweeper: NodeJS.Timeout;
+  #sweptAt: number;
   #connections = 0;
 
   constructor(clock: Clock) {
     this.#clock = clock;
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000).unref();
+    this.#sweptAt = clock.now();
   }
 
   get connections(): number {
@@ -59,8 +68,8 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   }
 
   async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
-    const user = this.#user(userId);
     const now = this.#clock.now();
+    const user = this.#user(userId, now);
     const message = { type, seq: ++user.seq, at: new Date(now).toISOString(), data } as UserMessage<M>;
     user.kept.push({ ...message, sentAt: now });
     trim(user.kept, now);
@@ -68,14 +77,17 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   }
 
   async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {
-    const user = this.#user(userId);
-    trim(user.kept, this.#clock.now());
+    const now = this.#clock.now();
+    const user = this.#user(userId, now);
+    trim(user.kept, now);
     user.listeners.add(listener);
     this.#connections++;
     let attached = true;
+    const replay = resumeAfter === undefined ? [] : replayAfter(user.kept, user.seq, resumeAfter);
     return {
       seq: user.seq,
-      replay: resumeAfter === undefined ? [] : replayAfter(user.kept, user.seq, resumeAfter),
+      resync: replay === 'resync',
+      replay: replay === 'resync' ? [] : replay,
       detach: () => {
         if (!attached) return;
         attached = false;
@@ -86,20 +98,19 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#sweeper);
     this.#users.clear();
   }
 
-  #user(userId: number): UserState<M> {
+  #user(userId: number, now: number): UserState<M> {
+    // Swept on use rather than on a timer: nothing to do while nothing happens, and tests move the clock.
+    if (now - this.#sweptAt >= SWEEP_MS) this.#sweep(now);
     let user = this.#users.get(userId);
-    if (!user) this.#users.set(userId, (user = { seq: 0, kept: [], listeners: new Set() }));
+    if (!user) this.#users.set(userId, (user = { seq: now, kept: [], listeners: new Set() }));
     return user;
   }
 
-  // A user with nothing kept and nobody listening costs nothing to forget; sequence numbers then
-  // start again, which a resuming client sees as a gap and answers with a resync.
-  #sweep(): void {
-    const now = this.#clock.now();
+  #sweep(now: number): void {
+    this.#sweptAt = now;
     for (const [userId, user] of this.#users) {
       trim(user.kept, now);
       if (user.kept.length === 0 && user.listeners.size === 0) this.#users.delete(userId);

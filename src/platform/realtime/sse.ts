@@ -2,10 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventMap } from '../event-bus.ts';
 import type { RealtimeHub, UserMessage } from './hub.ts';
-
-const HEARTBEAT_MS = 25_000;
-/** Bytes a stream may hold unsent before a client that does not read is cut off. */
-const MAX_UNSENT_BYTES = 1024 * 1024;
+import { REALTIME_LIMITS, type RealtimeLimits } from './limits.ts';
 
 /**
  * Server-sent events over the realtime hub: each message of the chosen types is an event whose id
@@ -13,10 +10,12 @@ const MAX_UNSENT_BYTES = 1024 * 1024;
  */
 export class SseStreams<M extends EventMap> {
   readonly #hub: RealtimeHub<M>;
+  readonly #limits: RealtimeLimits;
   readonly #open = new Set<ServerResponse>();
 
-  constructor(hub: RealtimeHub<M>) {
+  constructor(hub: RealtimeHub<M>, limits: Partial<RealtimeLimits> = {}) {
     this.#hub = hub;
+    this.#limits = { ...REALTIME_LIMITS, ...limits };
   }
 
   async open(request: FastifyRequest, reply: FastifyReply, userId: number, event: { type: keyof M & string; name: string }): Promise<void> {
@@ -26,10 +25,16 @@ export class SseStreams<M extends EventMap> {
     const write = (message: UserMessage<M>) => {
       if (message.type !== event.type) return;
       stream.write(`id: ${message.seq}\nevent: ${event.name}\ndata: ${JSON.stringify(message.data)}\n\n`);
-      if (stream.writableLength > MAX_UNSENT_BYTES) stream.destroy();
+      // A client that stopped reading is cut off; it reconnects with Last-Event-ID.
+      if (stream.writableLength > this.#limits.maxUnsentBytes) stream.destroy();
     };
-    const attachment = await this.#hub.attach(userId, write, resumeAfter);
+    // Live messages wait until the head and the replay are out (attaching may take a round trip).
+    const waiting: Array<UserMessage<M>> = [];
+    let live = false;
+    const attachment = await this.#hub.attach(userId, (message) => (live ? write(message) : waiting.push(message)), resumeAfter);
     reply.hijack();
+    // The client may have gone while attaching: nobody would ever detach.
+    if (request.raw.socket.destroyed) return attachment.detach();
     stream.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -38,9 +43,10 @@ export class SseStreams<M extends EventMap> {
     });
     stream.write('retry: 5000\n\n');
     // Too old to replay: the client must re-read its notifications, as on a first connect.
-    if (attachment.replay === 'resync') stream.write('event: resync\ndata: {}\n\n');
-    else for (const message of attachment.replay) write(message);
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    if (attachment.resync) stream.write('event: resync\ndata: {}\n\n');
+    for (const message of [...attachment.replay, ...waiting]) write(message);
+    live = true;
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), this.#limits.heartbeatMs);
     this.#open.add(stream);
     stream.on('close', () => {
       attachment.detach();

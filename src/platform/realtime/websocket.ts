@@ -1,28 +1,24 @@
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { WebSocket } from 'ws';
 import type { AuthUser } from '../auth/roles.ts';
 import type { EventMap } from '../event-bus.ts';
 import type { Point } from '../geo/geo.ts';
-import type { RealtimeHub, UserMessage } from './hub.ts';
+import { REPLAY_MS, type RealtimeHub, type UserMessage } from './hub.ts';
+import { REALTIME_LIMITS, type RealtimeLimits } from './limits.ts';
 
 /** Close codes a client must know (docs/realtime.md). */
 export const CLOSE = {
   /** Server stopping: reconnect (to another instance) and resume. */
   GOING_AWAY: 1001,
-  /** No auth message within AUTH_TIMEOUT_MS, a bad or expired token, or the account's tokens were ended. */
+  /** The server could not attach the connection (Redis unavailable): reconnect after a pause and resume. */
+  TRY_AGAIN_LATER: 1013,
+  /** No auth message in time; a bad, expired or refresh token; the token expired, or an account change ended it, while connected. */
   UNAUTHORIZED: 4401,
-  /** The client did not read: more than MAX_UNSENT_BYTES were waiting to be sent. */
+  /** The client did not read: more than maxUnsentBytes were waiting to be sent. */
   TOO_SLOW: 4429,
 } as const;
-
-export const AUTH_TIMEOUT_MS = 5_000;
-export const HEARTBEAT_MS = 25_000;
-/** Unsent bytes a connection may hold before it counts as a reader that does not read. */
-export const MAX_UNSENT_BYTES = 1024 * 1024;
-/** Position messages a connection may send per second; more are refused. */
-export const POSITIONS_PER_SECOND = 5;
-const MAX_MESSAGE_BYTES = 16 * 1024;
 
 export interface Caller extends AuthUser {
   /** When the access token expires (epoch ms): the connection ends then. */
@@ -31,10 +27,13 @@ export interface Caller extends AuthUser {
 
 export interface RealtimeOptions<M extends EventMap> {
   hub: RealtimeHub<M>;
-  /** Verifies an access token (a refresh token or anything else fails). */
+  /** Verifies an access token (a refresh token or anything else fails with a 401). */
   authenticate(token: string): Promise<Caller>;
   /** A driver's position sent over the socket. */
   onPosition(user: AuthUser, point: Point): Promise<void>;
+  /** Calls back with each user whose earlier tokens an account change ended; returns how to stop. */
+  onRevoked(listener: (userId: number) => void): () => void;
+  limits?: Partial<RealtimeLimits>;
 }
 
 /** What the server tells a client about its own message. */
@@ -43,6 +42,21 @@ interface Reply {
   [field: string]: unknown;
 }
 
+const ms = (description: string) => Type.Integer({ minimum: 0, description });
+const ChannelDescription = Type.Object(
+  {
+    protocol: Type.Literal('websocket'),
+    authTimeoutMs: ms('send `{"type":"auth",…}` within this time after connecting'),
+    heartbeatMs: ms('the server pings this often; answer pings (WebSocket clients do by themselves)'),
+    replayMs: ms('messages are kept this long for `resumeAfter`'),
+    maxMessageBytes: Type.Integer({ description: 'the largest message a client may send' }),
+    maxUnsentBytes: Type.Integer({ description: 'a client with more than this waiting to be read is closed with 4429' }),
+    positionsPerSecond: Type.Integer({ description: 'position messages a connection may send per second' }),
+  },
+  { description: 'Without an Upgrade header: the parameters of the channel' },
+);
+type ChannelDescription = Static<typeof ChannelDescription>;
+
 /**
  * GET /realtime: one WebSocket per app. The first message authenticates (a token never goes in a
  * URL); then the user's messages flow with their sequence numbers, a reconnecting client resumes
@@ -50,69 +64,97 @@ interface Reply {
  * connections, a client that does not read is cut off, and a stopping server says "going away".
  */
 export async function realtimeRoutes<M extends EventMap>(app: FastifyInstance, options: RealtimeOptions<M>): Promise<void> {
-  const connections = new Set<WebSocket>();
+  const limits = { ...REALTIME_LIMITS, ...options.limits };
+  const connections = new Set<Connection<M>>();
   await app.register(websocket, {
-    options: { maxPayload: MAX_MESSAGE_BYTES },
+    options: { maxPayload: limits.maxMessageBytes },
+    // A client's protocol error (an oversized or malformed frame) is its own; ws has already closed with the matching code.
+    errorHandler: (error, socket, request) => {
+      request.log.info({ err: error }, 'realtime connection ended by a protocol error');
+      socket.terminate();
+    },
     preClose(done) {
-      for (const socket of connections) socket.close(CLOSE.GOING_AWAY, 'server stopping; reconnect and resume');
+      for (const connection of connections) connection.close(CLOSE.GOING_AWAY, 'server stopping; reconnect and resume');
+      // Calls back once every socket has closed, which the close grace bounds.
       this.websocketServer.close(() => done());
     },
   });
-  const alive = new WeakSet<WebSocket>();
   const heartbeat = setInterval(() => {
-    for (const socket of connections) {
-      if (!alive.has(socket)) {
-        socket.terminate();
-        continue;
-      }
-      alive.delete(socket);
-      socket.ping();
-    }
-  }, HEARTBEAT_MS).unref();
-  app.addHook('onClose', async () => clearInterval(heartbeat));
+    for (const connection of connections) connection.heartbeat();
+  }, limits.heartbeatMs).unref();
+  // Connections opened with a token an account change ended close; one opened after the change stays.
+  const stopRevocations = options.onRevoked((userId) => {
+    for (const connection of connections) connection.recheck(userId);
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    stopRevocations();
+  });
 
-  app.get('/realtime', {
-    websocket: true,
+  const description: ChannelDescription = {
+    protocol: 'websocket',
+    authTimeoutMs: limits.authTimeoutMs,
+    heartbeatMs: limits.heartbeatMs,
+    replayMs: REPLAY_MS,
+    maxMessageBytes: limits.maxMessageBytes,
+    maxUnsentBytes: limits.maxUnsentBytes,
+    positionsPerSecond: limits.positionsPerSecond,
+  };
+  app.route({
+    method: 'GET',
+    url: '/realtime',
     config: { public: true },
     schema: {
       tags: ['realtime'],
       summary: 'The realtime channel (WebSocket): ride updates, driver positions, offers and notifications as they happen',
       description:
-        'Upgrade to a WebSocket, then send `{"type":"auth","token":"<access token>","resumeAfter":<seq>}` within 5 s. ' +
-        'The server answers `{"type":"ready","userId":…,"seq":…}` and then sends `{type, seq, at, data}` messages; see docs/realtime.md.',
+        'Upgrade to a WebSocket (no token in the URL), then send `{"type":"auth","token":"<access token>","resumeAfter":<last seq seen, optional>}` ' +
+        'within 5 s. The server answers `{"type":"ready","userId":…,"seq":…}` (or closes with 4401) and then sends `{type, seq, at, data}` messages: ' +
+        '`ride.updated`, `ride.position`, `offer.created`, `offer.withdrawn`, `offer.expired`, `notification.created`. ' +
+        'A driver sends `{"type":"position","lat":…,"lon":…}`; anyone may send `{"type":"ping"}`. ' +
+        'Every message with an example, the close codes, resume and limits: docs/realtime.md in the repository.',
+      response: { 101: { description: 'Switching Protocols: the WebSocket channel' }, 200: ChannelDescription },
     },
-  }, (socket, request) => {
-    connections.add(socket);
-    alive.add(socket);
-    socket.on('pong', () => alive.add(socket));
-    socket.on('close', () => connections.delete(socket));
-    new Connection(socket, options, request.log).start();
+    wsHandler: (socket, request) => {
+      const connection = new Connection(socket, options, limits, request.log);
+      connections.add(connection);
+      socket.on('close', () => connections.delete(connection));
+      connection.start();
+    },
+    handler: async () => description,
   });
 }
 
 class Connection<M extends EventMap> {
   readonly #socket: WebSocket;
   readonly #options: RealtimeOptions<M>;
+  readonly #limits: RealtimeLimits;
   readonly #log: FastifyBaseLogger;
   #user: Caller | undefined;
+  #token = '';
   #detach: (() => void) | undefined;
   #timers: NodeJS.Timeout[] = [];
+  #answeredPing = true;
   #positions = { second: 0, count: 0 };
 
-  constructor(socket: WebSocket, options: RealtimeOptions<M>, log: FastifyBaseLogger) {
+  constructor(socket: WebSocket, options: RealtimeOptions<M>, limits: RealtimeLimits, log: FastifyBaseLogger) {
     this.#socket = socket;
     this.#options = options;
+    this.#limits = limits;
     this.#log = log;
   }
 
   start(): void {
-    this.#timers.push(setTimeout(() => this.#close(CLOSE.UNAUTHORIZED, 'no auth message within 5 s'), AUTH_TIMEOUT_MS));
+    const authTimer = setTimeout(() => this.close(CLOSE.UNAUTHORIZED, 'no auth message in time'), this.#limits.authTimeoutMs);
+    this.#timers.push(authTimer);
     let authenticating = false;
+    this.#socket.on('pong', () => (this.#answeredPing = true));
     this.#socket.on('message', (data, isBinary) => {
       const message = isBinary || !Buffer.isBuffer(data) ? undefined : parse(data.toString('utf8'));
       if (!this.#user) {
         if (authenticating) return this.#reply({ type: 'error', code: 'NOT_READY', message: 'wait for "ready" before sending' });
         authenticating = true;
+        clearTimeout(authTimer);
         return void this.#authenticate(message);
       }
       void this.#handle(message);
@@ -123,28 +165,54 @@ class Connection<M extends EventMap> {
     });
   }
 
+  /** Pings the client, or drops it when it did not answer the previous ping. */
+  heartbeat(): void {
+    if (!this.#answeredPing) return this.#socket.terminate();
+    this.#answeredPing = false;
+    this.#socket.ping();
+  }
+
+  /** Checks the connection's token again when its user's earlier tokens were ended. */
+  recheck(userId: number): void {
+    if (this.#user?.id !== userId) return;
+    this.#options.authenticate(this.#token).catch(() => this.close(CLOSE.UNAUTHORIZED, 'a change to the account ended the token; log in again'));
+  }
+
+  close(code: number, reason: string): void {
+    if (this.#socket.readyState !== this.#socket.OPEN) return;
+    this.#socket.close(code, reason);
+    // The close frame waits behind what is unsent; a client that does not read never gets it.
+    this.#timers.push(setTimeout(() => this.#socket.terminate(), this.#limits.closeGraceMs).unref());
+  }
+
   async #authenticate(message: Record<string, unknown> | undefined): Promise<void> {
-    if (message?.type !== 'auth' || typeof message.token !== 'string') return this.#close(CLOSE.UNAUTHORIZED, 'the first message must be {"type":"auth","token":…}');
+    if (message?.type !== 'auth' || typeof message.token !== 'string') return this.close(CLOSE.UNAUTHORIZED, 'the first message must be {"type":"auth","token":…}');
     const resumeAfter = Number.isSafeInteger(message.resumeAfter) && (message.resumeAfter as number) >= 0 ? (message.resumeAfter as number) : undefined;
     let user: Caller;
     try {
       user = await this.#options.authenticate(message.token);
     } catch {
-      return this.#close(CLOSE.UNAUTHORIZED, 'the access token is not valid');
+      return this.close(CLOSE.UNAUTHORIZED, 'the access token is not valid');
     }
     if (this.#socket.readyState !== this.#socket.OPEN) return;
-    clearTimeout(this.#timers[0]);
-    this.#timers.push(setTimeout(() => this.#close(CLOSE.UNAUTHORIZED, 'the access token expired; reconnect with a new one'), Math.max(0, user.expiresAt - Date.now())));
+    this.#timers.push(setTimeout(() => this.close(CLOSE.UNAUTHORIZED, 'the access token expired; reconnect with a new one'), Math.max(0, user.expiresAt - Date.now())));
     // Live messages wait until "ready" and the replay are out, so the order is always by sequence.
     const waiting: Array<UserMessage<M>> = [];
     let replaying = true;
-    const attachment = await this.#options.hub.attach(user.id, (m) => (replaying ? waiting.push(m) : this.#send(m)), resumeAfter);
+    let attachment;
+    try {
+      attachment = await this.#options.hub.attach(user.id, (m) => (replaying ? waiting.push(m) : this.#send(m)), resumeAfter);
+    } catch (error) {
+      this.#log.warn({ err: error }, 'realtime connection not attached');
+      return this.close(CLOSE.TRY_AGAIN_LATER, 'the server cannot deliver messages right now; reconnect and resume');
+    }
     if (this.#socket.readyState !== this.#socket.OPEN) return attachment.detach();
     this.#user = user;
+    this.#token = message.token;
     this.#detach = () => attachment.detach();
     this.#reply({ type: 'ready', userId: user.id, seq: attachment.seq });
-    if (attachment.replay === 'resync') this.#reply({ type: 'resync' });
-    else for (const m of attachment.replay) this.#send(m);
+    if (attachment.resync) this.#reply({ type: 'resync' });
+    for (const m of attachment.replay) this.#send(m);
     replaying = false;
     for (const m of waiting) this.#send(m);
   }
@@ -160,7 +228,9 @@ class Connection<M extends EventMap> {
     }
     const second = Math.floor(Date.now() / 1000);
     if (this.#positions.second !== second) this.#positions = { second, count: 0 };
-    if (++this.#positions.count > POSITIONS_PER_SECOND) return this.#reply({ type: 'error', code: 'RATE_LIMITED', message: `at most ${POSITIONS_PER_SECOND} positions per second` });
+    if (++this.#positions.count > this.#limits.positionsPerSecond) {
+      return this.#reply({ type: 'error', code: 'RATE_LIMITED', message: `at most ${this.#limits.positionsPerSecond} positions per second` });
+    }
     try {
       await this.#options.onPosition(user, { lat, lon });
     } catch (error) {
@@ -182,14 +252,7 @@ class Connection<M extends EventMap> {
     if (this.#socket.readyState !== this.#socket.OPEN) return;
     this.#socket.send(text);
     // A client that stopped reading is cut off rather than buffered without bound.
-    if (this.#socket.bufferedAmount > MAX_UNSENT_BYTES) this.#close(CLOSE.TOO_SLOW, 'too many unsent messages; reconnect and resume');
-  }
-
-  #close(code: number, reason: string): void {
-    if (this.#socket.readyState !== this.#socket.OPEN && this.#socket.readyState !== this.#socket.CONNECTING) return;
-    this.#socket.close(code, reason);
-    // The close frame waits behind what is unsent; a client that does not read never gets it.
-    this.#timers.push(setTimeout(() => this.#socket.terminate(), 2_000).unref());
+    if (this.#socket.bufferedAmount > this.#limits.maxUnsentBytes) this.close(CLOSE.TOO_SLOW, 'too many unsent messages; reconnect and resume');
   }
 }
 
