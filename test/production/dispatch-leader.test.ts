@@ -22,7 +22,7 @@ describe('the dispatch leader', { skip: missing }, () => {
     smtp = await smtpSink();
     const env = {
       DATABASE_URL: database.url,
-      REDIS_URL: await privateRedisDatabase(11),
+      REDIS_URL: await privateRedisDatabase(12),
       JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
       SMTP_URL: smtp.url,
       RATE_LIMIT_PER_MINUTE: '0',

@@ -21,6 +21,8 @@ const isFree = (state: DriverState): state is DriverState & { vehicle: VehicleTy
 export const STATE_TTL_MS = 60_000;
 const STATES_MAX = 200_000;
 const RESTORE_CHUNK = 1_000;
+/** Drivers whose state one batched lookup reads. */
+const LOOKUP_CHUNK = 500;
 
 export interface AvailabilityDependencies {
   /** One location index per vehicle type, holding only available drivers. */
@@ -41,6 +43,7 @@ export interface AvailabilityDependencies {
 export class Availability extends AvailableDrivers {
   readonly #deps: AvailabilityDependencies;
   readonly #states = new BoundedMap<number, { state: DriverState; until: number }>(STATES_MAX);
+  readonly #waiting = new Map<number, PromiseWithResolvers<DriverState>>();
 
   constructor(deps: AvailabilityDependencies) {
     super(deps.indexes, deps.clock);
@@ -101,8 +104,34 @@ export class Availability extends AvailableDrivers {
     const now = this.#deps.clock.now();
     const known = this.#states.get(driverId);
     if (known && known.until > now) return known.state;
-    const state = (await this.#deps.lookup([driverId])).get(driverId)!;
+    const state = await this.#lookupSoon(driverId);
     this.#states.set(driverId, { state, until: now + STATE_TTL_MS });
     return state;
+  }
+
+  /**
+   * Drivers whose state is asked for in the same turn of the event loop are read together: a
+   * thousand drivers coming online in one second made a thousand lookups of three queries each
+   * and exhausted the database pool; now they take a few batched ones.
+   */
+  #lookupSoon(driverId: number): Promise<DriverState> {
+    if (this.#waiting.size === 0) setImmediate(() => void this.#lookupWaiting());
+    let waiting = this.#waiting.get(driverId);
+    if (!waiting) this.#waiting.set(driverId, (waiting = Promise.withResolvers<DriverState>()));
+    return waiting.promise;
+  }
+
+  async #lookupWaiting(): Promise<void> {
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (let start = 0; start < waiting.length; start += LOOKUP_CHUNK) {
+      const chunk = waiting.slice(start, start + LOOKUP_CHUNK);
+      try {
+        const states = await this.#deps.lookup(chunk.map(([driverId]) => driverId));
+        for (const [driverId, { resolve }] of chunk) resolve(states.get(driverId)!);
+      } catch (error) {
+        for (const [, { reject }] of chunk) reject(error);
+      }
+    }
   }
 }

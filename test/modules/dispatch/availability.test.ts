@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ServiceEvents } from '../../../src/events.ts';
+import { Availability, type DriverState } from '../../../src/modules/dispatch/availability.ts';
+import { byVehicle } from '../../../src/modules/drivers/vehicles.ts';
+import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
+import { MemoryDriverIndex } from '../../../src/platform/geo/memory-driver-index.ts';
+import { TestClock } from '../../helpers/app.ts';
+
+test('drivers reporting in the same moment have their states read together, in one lookup', async () => {
+  const clock = new TestClock();
+  const lookups: number[][] = [];
+  const availability = new Availability({
+    indexes: byVehicle(() => new MemoryDriverIndex(() => clock.now())),
+    lookup: async (driverIds) => {
+      lookups.push([...driverIds]);
+      return new Map(driverIds.map((id): [number, DriverState] => [id, { vehicle: 'mini', busy: false, offered: id % 2 === 0 }]));
+    },
+    position: async () => undefined,
+    bus: new MemoryEventBus<ServiceEvents>(),
+    clock,
+  });
+  const reports = Array.from({ length: 120 }, (_, i) => ({ driverId: i + 1, lat: 12.97 + i * 1e-4, lon: 77.59, updatedAt: clock.now() }));
+  await Promise.all(reports.map((position) => availability.onPosition(position)));
+  assert.deepEqual(lookups, [reports.map((position) => position.driverId)], 'one lookup for all of them');
+  // The free ones (odd ids) are available now; known states need no lookup.
+  const found = (await availability.snapshot()).candidates({ lat: 12.975, lon: 77.59 }, 'mini', 5, 200);
+  assert.deepEqual(found.map((driver) => driver.driverId).sort((a, b) => a - b), reports.filter((p) => p.driverId % 2 === 1).map((p) => p.driverId));
+  await Promise.all(reports.map((position) => availability.onPosition(position)));
+  assert.equal(lookups.length, 1, 'states are remembered');
+});
