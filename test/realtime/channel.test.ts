@@ -129,6 +129,10 @@ describe('the realtime channel', () => {
     assert.ok(drivers.socket.messages.every((m) => m.type !== 'ride.updated' || !('startOtp' in m.data)), 'the driver never sees the codes');
     assertConsecutive(drivers.ready, drivers.socket.messages);
 
+    // A rating changes the ride without a status change: the other party's app hears it too.
+    assertOk(await call(t.app, 'POST', `/rides/feedback/${booked.id}`, { token: rider.token, body: { rating: 5, comment: 'smooth' } }), 'feedback');
+    await drivers.socket.waitFor((m) => m.type === 'ride.updated' && m.data.id === booked.id && m.data.riderRating === 5, 'the rating at the driver');
+
     // Messages reach each user in the order they were sent, so once the stranger hears of their own
     // booking, anything of the ride above would already have arrived.
     const own = await bookRide(t, strangerUser);

@@ -5,16 +5,19 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { feedbackParty } from './ride-access.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
+import type { RideUpdates } from './ride-updates.ts';
 import type { Ride } from './rides.schemas.ts';
 
 /** The rider rates the driver, the driver rates the rider; once each, after completion. */
 export class RideFeedback {
   readonly #db: Db;
   readonly #transactions: Transactions;
+  readonly #updates: RideUpdates;
 
-  constructor(deps: { db: Db; transactions: Transactions }) {
+  constructor(deps: { db: Db; transactions: Transactions; updates: RideUpdates }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
+    this.#updates = deps.updates;
   }
 
   async give(user: AuthUser, id: number, rating: number, comment: string | null | undefined): Promise<Ride> {
@@ -23,10 +26,15 @@ export class RideFeedback {
     const party = feedbackParty(user, ride);
     if (ride.status !== 'COMPLETED') throw badRequest(`Feedback needs a COMPLETED ride; ride ${id} is ${ride.status}`, 'RIDE_NOT_COMPLETED');
     const text = comment ?? '';
-    if (!(await this.#transactions.run((tx) => repository.setFeedback(tx.db, id, party, rating, text)))) {
-      throw conflict('You already gave feedback for this ride', 'FEEDBACK_EXISTS');
-    }
     const fields = party === 'rider' ? { rider_rating: rating, rider_feedback: text } : { driver_rating: rating, driver_feedback: text };
-    return toRide({ ...ride, ...fields });
+    const rated = { ...ride, ...fields };
+    const saved = await this.#transactions.run(async (tx) => {
+      if (!(await repository.setFeedback(tx.db, id, party, rating, text))) return false;
+      // The other party's app shows the rating without asking again.
+      this.#updates.announce(tx, rated, 'COMPLETED');
+      return true;
+    });
+    if (!saved) throw conflict('You already gave feedback for this ride', 'FEEDBACK_EXISTS');
+    return toRide(rated);
   }
 }

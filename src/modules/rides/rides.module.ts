@@ -73,7 +73,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   updates.onChange((ride, from) => {
     if (from === null) {
       deps.stats.recordBooking(ride.rider_id, ride.created_at).catch((error: unknown) => deps.log.warn({ err: error }, 'booking not counted in demand statistics'));
-    } else if (ride.status === 'ACCEPTED' && ride.accepted_at !== null) {
+    } else if (from === 'REQUESTED' && ride.status === 'ACCEPTED' && ride.accepted_at !== null) {
       deps.stats.recordAccept(ride.created_at, ride.accepted_at);
     }
   });
@@ -86,10 +86,10 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     booking: new BookingService({ transactions, quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     cancellation,
-    feedback: new RideFeedback({ db, transactions }),
+    feedback: new RideFeedback({ db, transactions, updates }),
     tracking,
     queries: new RideQueries({ db, users: deps.users, drivers, tracking }),
-    payments: new RidePayments(db),
+    payments: new RidePayments(db, updates),
     transitions,
     updates,
     dispatch: new RideDispatch({ db, transactions, notifications, updates }),
