@@ -11,7 +11,8 @@ import { REALTIME_LIMITS, type RealtimeLimits } from './limits.ts';
 export class SseStreams<M extends EventMap> {
   readonly #hub: RealtimeHub<M>;
   readonly #limits: RealtimeLimits;
-  readonly #open = new Set<ServerResponse>();
+  /** Open streams and whose they are. */
+  readonly #open = new Map<ServerResponse, number>();
 
   constructor(hub: RealtimeHub<M>, limits: Partial<RealtimeLimits> = {}) {
     this.#hub = hub;
@@ -47,7 +48,7 @@ export class SseStreams<M extends EventMap> {
     for (const message of [...attachment.replay, ...waiting]) write(message);
     live = true;
     const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), this.#limits.heartbeatMs);
-    this.#open.add(stream);
+    this.#open.set(stream, userId);
     stream.on('close', () => {
       attachment.detach();
       clearInterval(heartbeat);
@@ -55,8 +56,16 @@ export class SseStreams<M extends EventMap> {
     });
   }
 
+  /**
+   * Ends the user's streams when an account change ended their tokens: the browser reconnects with
+   * the token it holds, which is refused if it was one of them.
+   */
+  endFor(userId: number): void {
+    for (const [stream, owner] of this.#open) if (owner === userId) stream.end();
+  }
+
   /** Ends every stream; clients reconnect (to another instance) with Last-Event-ID. */
   closeAll(): void {
-    for (const stream of this.#open) stream.end();
+    for (const stream of this.#open.keys()) stream.end();
   }
 }

@@ -187,4 +187,29 @@ describe('live connections', () => {
       await t.close();
     }
   });
+
+  test("a blocked user's notification stream ends, and their old token cannot open it again", async () => {
+    const t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
+    try {
+      const admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+      const user = await signUp(t);
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const controller = new AbortController();
+      const stream = await fetch(`${base}/notifications/stream`, { headers: { authorization: `Bearer ${user.token}` }, signal: controller.signal });
+      assert.equal(stream.status, 200);
+      const ended = (async () => {
+        for await (const chunk of stream.body!) void chunk;
+        return 'ended';
+      })();
+      assert.equal((await call(t.app, 'POST', `/admin/users/${user.id}/block`, { token: admin.token, body: { reason: 'abuse' } })).status, 200);
+      const outcome = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('still open after 2 s'), 2000))]);
+      controller.abort();
+      assert.equal(outcome, 'ended');
+      const again = await fetch(`${base}/notifications/stream`, { headers: { authorization: `Bearer ${user.token}` } });
+      assert.equal(again.status, 401);
+      await again.body?.cancel();
+    } finally {
+      await t.close();
+    }
+  });
 });
