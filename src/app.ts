@@ -4,18 +4,25 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import type { ServiceBus, ServiceEvents, UserHub, UserMessages } from './events.ts';
-import { AdminAccounts } from './modules/admin/accounts.service.ts';
-import { accountsRoutes } from './modules/admin/accounts.routes.ts';
+import { accountOperationsRoutes, createAccountOperations } from './modules/admin/accounts.module.ts';
+import { createOperatorServices, operatorRoutes } from './modules/admin/admin.module.ts';
+import { liveDriversRoutes } from './modules/admin/live-drivers.routes.ts';
+import { LiveDriverMap } from './modules/admin/live-drivers.service.ts';
 import { auditRoutes } from './modules/admin/audit.routes.ts';
 import { AuditTrail } from './modules/admin/audit.ts';
+import { serviceMetrics } from './modules/admin/service-metrics.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
+import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
+import { ComplaintsService } from './modules/complaints/complaints.service.ts';
 import { createDispatch } from './modules/dispatch/dispatch.module.ts';
+import { dispatchLeaseMs } from './modules/dispatch/dispatcher.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
 import { DriverProfiles } from './modules/drivers/driver-profiles.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
-import { VEHICLE_TYPES, type VehicleType } from './modules/drivers/vehicles.ts';
+import { byVehicle, type VehicleType } from './modules/drivers/vehicles.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
 import { InsightsService } from './modules/insights/insights.service.ts';
 import { ZoneTable } from './modules/insights/zone-table.service.ts';
@@ -23,7 +30,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { Pricing } from './modules/pricing/pricing.service.ts';
-import { PaymentsService } from './modules/payments/payments.service.ts';
+import { createPayments } from './modules/payments/payments.module.ts';
 import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
@@ -42,16 +49,19 @@ import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, req
 import { crossOrigin } from './platform/cors.ts';
 import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
 import { createMailer } from './platform/mail.ts';
+import { metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 import { MemoryHub } from './platform/realtime/hub.ts';
+import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { RedisHub } from './platform/realtime/redis-hub.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRedis, untilReady } from './platform/redis.ts';
 import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
 import { withRequestSerializer } from './platform/request-log.ts';
+import { webApps } from './platform/web-apps.ts';
 
 export interface AppOptions {
   /** Time source; tests pass one they can move. */
@@ -60,6 +70,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** A driver location index filled beforehand (the benchmark's bulk loader); chosen from config otherwise. */
   driverIndex?: DriverLocationIndex;
+  /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
+  realtime?: Partial<RealtimeLimits>;
 }
 
 // Secrets that could reach a log line are masked: the authorization header of a logged request, and
@@ -98,7 +110,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
   const shared = await sharedState(config, clock, app.log, options.driverIndex);
   const { counters, driverIndex, availableIndexes, cache, lease, bus, hub, checks } = shared;
-  const streams = new SseStreams(hub);
+  const streams = new SseStreams(hub, options.realtime);
+  tokens.onRevoked((userId) => streams.endFor(userId));
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
   const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
@@ -109,6 +122,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminEmails: config.adminEmails,
     otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
   });
+  // Every instance refuses the tokens an account change ended, wherever it was made.
+  const revocations = new TokenRevocationSync({ db, bus, revoked: tokens.revocations, clock, log: app.log });
+  await revocations.start();
+  await auth.demoteUnlistedAdmins();
   const settings = new SettingsService({ db, transactions, clock });
   const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log });
   const profiles = new DriverProfiles({ db, transactions, users: auth, clock, approvalRequired: config.driverApprovalRequired });
@@ -155,15 +172,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // After dispatch listens, so drivers shown again are also available again.
   await drivers.restore();
-  const payments = new PaymentsService({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, notifications });
+  const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, transitions: rides.transitions, notifications });
   const audit = new AuditTrail({ db, clock });
-  const accounts = new AdminAccounts({ transactions, auth, audit });
+  const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, log: app.log });
+  const complaints = new ComplaintsService({ db, transactions, rides: rides.queries, notifications, clock });
+  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
+  const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
+  const readiness = { database: () => sql`select 1`.execute(db), ...checks };
+  const metrics = serviceMetrics({ overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools(), log: app.log });
 
   // Live streams end first, so clients reconnect elsewhere; after requests in flight have
   // finished, buffered writes are flushed and connections closed.
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => {
     await dispatch.dispatcher.stop();
+    await refundSender.stop();
+    revocations.stop();
     zones.stop();
     pricing.stop();
     await drivers.close();
@@ -173,28 +197,36 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await database.destroy();
   });
 
-  // HTTP: documentation first (its routes stay public), then limits and authentication, then modules.
+  // HTTP: request timing (so every route is timed), documentation (its routes stay public), limits and authentication, then modules.
+  await app.register(metricsEndpoint, { metrics, token: config.metricsToken });
   await registerOpenApi(app);
   await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
-  await app.register(healthRoutes, { checks: { database: () => sql`select 1`.execute(db), ...checks } });
+  await app.register(healthRoutes, { checks: readiness });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });
   await app.register(ridesRoutes, { prefix: '/rides', ...rides });
+  await app.register(complaintsRoutes, { prefix: '/rides', service: complaints });
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
   await app.register(zonesRoutes, { prefix: '/admin', service: insights });
   await app.register(auditRoutes, { prefix: '/admin', audit });
-  await app.register(accountsRoutes, { prefix: '/admin', accounts });
+  await app.register(accountOperationsRoutes, { prefix: '/admin', ...accountOperations });
+  await app.register(operatorRoutes, { prefix: '/admin', ...operator });
+  await app.register(liveDriversRoutes, { prefix: '/admin', map: liveDrivers });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
   await app.register(realtimeRoutes<UserMessages>, {
     hub,
     authenticate: (token) => tokens.verify(token, 'access'),
     onPosition: (user, point) => rides.tracking.reportDriverPosition(user.id, point),
+    onRevoked: (listener) => tokens.onRevoked(listener),
+    limits: options.realtime,
   });
+  // The browser apps over the same API; WEB_APPS=false leaves an API-only service.
+  if (config.webApps.enabled) await app.register(webApps, config.webApps);
   return app;
 }
 
@@ -247,14 +279,14 @@ async function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger,
   const driverIndex = filledIndex ?? new RedisDriverIndex(redis, clock);
   const availableIndexes = byVehicle((vehicle) => new RedisDriverIndex(redis, clock, `drivers:available:${vehicle}`));
   const bus = new RedisEventBus<ServiceEvents>(redis, subscriber, config.redisKeyPrefix, log);
-  const hub = new RedisHub<UserMessages>(redis, subscriber, config.redisKeyPrefix, log);
+  const hub = new RedisHub<UserMessages>(redis, subscriber, config.redisKeyPrefix, clock, log);
   return {
     counters,
     driverIndex,
     availableIndexes,
     cache: new RedisCache(redis, clock),
-    // A dead leader's lease runs out within five seconds; the next round elsewhere takes over.
-    lease: new RedisLease(redis, 'dispatch', 5_000),
+    // A dead leader's lease runs out (within five seconds by default); the next round elsewhere takes over.
+    lease: new RedisLease(redis, 'dispatch', dispatchLeaseMs(config.dispatch.batchMs)),
     bus,
     hub,
     checks: { redis: () => redis.ping() },
@@ -264,8 +296,4 @@ async function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger,
       subscriber.disconnect();
     },
   };
-}
-
-function byVehicle(make: (vehicle: VehicleType) => DriverLocationIndex): Record<VehicleType, DriverLocationIndex> {
-  return Object.fromEntries(VEHICLE_TYPES.map((vehicle) => [vehicle, make(vehicle)])) as Record<VehicleType, DriverLocationIndex>;
 }
