@@ -43,6 +43,13 @@ const REPORT_EVERY_MS = 5_000;
 const MIN_GAP_MS = 1_000;
 const SCREENS = ['/', '/profile', '/earnings', '/notifications'];
 
+/**
+ * The ride's reads (GET /rides/active) carry the rider's name; the answers to a step (accept,
+ * pickup, …) and the realtime updates do not, so a name once known stays with its ride.
+ */
+const withName = (next: Ride | null, shown: Ride | null): Ride | null =>
+  next && next.riderName === undefined && shown?.id === next.id && shown.riderName !== undefined ? { ...next, riderName: shown.riderName } : next;
+
 function SignedIn({ api, settings }: Props) {
   const asked = useRoute();
   const route = SCREENS.includes(asked) ? asked : '/';
@@ -83,7 +90,7 @@ function SignedIn({ api, settings }: Props) {
           setNotice(message.type === 'offer.expired' ? 'An offer ran out of time.' : 'An offer was taken back: the ride was taken or cancelled.');
           return setOffers((list) => list.filter((offer) => offer.offerId !== message.data.offerId));
         case 'ride.updated':
-          return setRide((shown) => (shown === null || shown.id === message.data.id ? message.data : shown));
+          return setRide((shown) => (shown === null || shown.id === message.data.id ? withName(message.data, shown) : shown));
         case 'notification.created':
           return notifications.received(message.data);
       }
@@ -96,6 +103,20 @@ function SignedIn({ api, settings }: Props) {
     loadProfile().catch(() => undefined);
     reload().catch(() => undefined);
   }, [loadProfile, reload]);
+
+  const showRide = useCallback((next: Ride | null) => setRide((shown) => withName(next, shown)), []);
+  // A ride just accepted comes without the rider's name: read the ride once to greet them by it.
+  const unnamed = rideNeedsName(ride);
+  useEffect(() => {
+    if (unnamed === null) return;
+    api.rides
+      .active()
+      .then((rides) => {
+        const riderName = rides.find((item) => item.id === unnamed)?.riderName;
+        if (riderName !== undefined) setRide((shown) => (shown?.id === unnamed ? { ...shown, riderName } : shown));
+      })
+      .catch(() => undefined);
+  }, [api, unnamed]);
 
   // Report over the realtime channel (REST when it is down): at once when the position changes,
   // then every few seconds, so riders and dispatch always have a fresh one.
@@ -162,11 +183,16 @@ function SignedIn({ api, settings }: Props) {
           skewMs={skewMs}
           onOffers={setOffers}
           ride={ride}
-          onRide={setRide}
+          onRide={showRide}
           notice={notice}
           onNotice={setNotice}
         />
       )}
     </Shell>
   );
+}
+
+/** The id of an accepted or started ride shown without its rider's name. */
+function rideNeedsName(ride: Ride | null): number | null {
+  return ride && ride.riderName === undefined && (ride.status === 'ACCEPTED' || ride.status === 'PICKED') ? ride.id : null;
 }

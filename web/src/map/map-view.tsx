@@ -49,25 +49,11 @@ export function MapView({ settings, label, markers, line, onPick, onDrag }: Prop
   handlers.current = { onPick, onDrag };
 
   useEffect(() => {
-    const container = element.current!;
-    const map = L.map(container, { zoomControl: true }).setView([CITY_CENTRE.lat, CITY_CENTRE.lon], 13);
-    const offline = (yes: boolean) => container.classList.toggle('map-offline', yes);
-    if (settings.mapTileUrl) {
-      const tiles = L.tileLayer(settings.mapTileUrl, { maxZoom: 19, attribution: settings.mapAttribution });
-      tiles.on('tileerror', () => offline(true));
-      tiles.on('tileload', () => offline(false));
-      tiles.addTo(map);
-    } else {
-      offline(true);
-    }
+    const { map, dispose } = baseMap(element.current!, settings);
     map.on('click', (event: L.LeafletMouseEvent) => handlers.current.onPick?.({ lat: event.latlng.lat, lon: event.latlng.lng }));
     state.current = { map, markers: new Map(), line: L.polyline([], { className: 'map-line', interactive: false }).addTo(map), fitted: '' };
-    // The container changes size with the layout (a rotated phone, content above it), not only with the window.
-    const resized = new ResizeObserver(() => map.invalidateSize());
-    resized.observe(container);
     return () => {
-      resized.disconnect();
-      map.remove();
+      dispose();
       state.current = null;
     };
   }, [settings]);
@@ -111,6 +97,33 @@ export function MapView({ settings, label, markers, line, onPick, onDrag }: Prop
   }, [markers, line]);
 
   return <div ref={element} class="map" role="region" aria-label={label} />;
+}
+
+/**
+ * A Leaflet map in the container, opening on the city, with tiles from MAP_TILE_URL; when they
+ * cannot load the container turns to a plain grid (map.css) and says so.
+ */
+export function baseMap(container: HTMLElement, settings: WebAppSettings, options: L.MapOptions = {}): { map: L.Map; dispose: () => void } {
+  const map = L.map(container, { zoomControl: true, ...options }).setView([CITY_CENTRE.lat, CITY_CENTRE.lon], 13);
+  const offline = (yes: boolean) => container.classList.toggle('map-offline', yes);
+  if (settings.mapTileUrl) {
+    const tiles = L.tileLayer(settings.mapTileUrl, { maxZoom: 19, attribution: settings.mapAttribution });
+    tiles.on('tileerror', () => offline(true));
+    tiles.on('tileload', () => offline(false));
+    tiles.addTo(map);
+  } else {
+    offline(true);
+  }
+  // The container changes size with the layout (a rotated phone, content above it), not only with the window.
+  const resized = new ResizeObserver(() => map.invalidateSize());
+  resized.observe(container);
+  return {
+    map,
+    dispose: () => {
+      resized.disconnect();
+      map.remove();
+    },
+  };
 }
 
 // Fit the view when markers come or go; afterwards move it only when a marker leaves it, so a

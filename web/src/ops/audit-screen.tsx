@@ -1,26 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { AuditEntry } from '../api/types.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
-import { useAction } from '../ui/use-action.ts';
+import { usePages } from '../ui/use-pages.ts';
 
-/** Every operator change, newest first: who, what, on which record, when. */
+const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1));
+
+/** Every operator change, newest first: who, what, on which record, when, and the record before and after. */
 export function AuditScreen({ api }: { api: Api }) {
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const load = useAction(async (from?: string) => {
-    const page = await api.admin.audit({ cursor: from });
-    setEntries((list) => (from && list ? [...list, ...page.items] : page.items));
-    setCursor(page.nextCursor);
-  });
-  useEffect(() => void load.run(), [api]);
+  const entries = usePages((cursor) => api.admin.audit({ cursor }), 'audit');
   return (
     <section class="stack" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit trail</h2>
-      <ErrorNotice message={load.error} />
-      {entries?.length === 0 && <p class="muted">No operator change yet.</p>}
-      {entries && entries.length > 0 && (
+      <ErrorNotice message={entries.load.error} />
+      {entries.items?.length === 0 && <p class="muted">No operator change yet.</p>}
+      {entries.items && entries.items.length > 0 && (
         <div class="card">
           <table>
             <caption class="visually-hidden">Operator changes, newest first</caption>
@@ -32,24 +26,40 @@ export function AuditScreen({ api }: { api: Api }) {
               </tr>
             </thead>
             <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{dateTimeOf(entry.at)}</td>
-                  <td>operator {entry.actorId}</td>
-                  <td>
-                    {entry.action} · {entry.target.type} {entry.target.id}
-                  </td>
-                </tr>
+              {entries.items.map((entry) => (
+                <AuditRow key={entry.id} entry={entry} />
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" class="secondary" disabled={load.busy} onClick={() => void load.run(cursor)}>
+      {entries.cursor && (
+        <button type="button" class="secondary" disabled={entries.load.busy} onClick={() => void entries.load.run(entries.cursor!)}>
           Show older
         </button>
       )}
     </section>
+  );
+}
+
+function AuditRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <tr>
+      <td>{dateTimeOf(entry.at)}</td>
+      <td class="nowrap">operator {entry.actorId}</td>
+      <td>
+        {entry.action} · {entry.target.type} {entry.target.id}
+        <details>
+          <summary>Before and after</summary>
+          <pre class="change">
+            <span class="visually-hidden">Before: </span>
+            {json(entry.before)}
+            {'\n→\n'}
+            <span class="visually-hidden">After: </span>
+            {json(entry.after)}
+          </pre>
+        </details>
+      </td>
+    </tr>
   );
 }

@@ -1,6 +1,8 @@
 import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
+import { loadSettings } from '../config.ts';
 import '../ui/styles.css';
 import { OpsApp } from './ops-app.tsx';
 
-render(<OpsApp api={createApi('ride-hailing.ops')} />, document.getElementById('app')!);
+const settings = await loadSettings();
+render(<OpsApp api={createApi('ride-hailing.ops')} settings={settings} />, document.getElementById('app')!);

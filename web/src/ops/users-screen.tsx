@@ -1,61 +1,91 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
-import type { AdminUser, CreateUserBody, Role } from '../api/types.ts';
-import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import type { Account, AccountQuery, AccountStatus, Role } from '../api/types.ts';
+import { ErrorNotice, Field } from '../ui/components.tsx';
+import { dateTimeOf } from '../ui/format.ts';
 import { keysOf } from '../ui/labels.ts';
-import { useAction } from '../ui/use-action.ts';
+import { usePages } from '../ui/use-pages.ts';
+import { AccountActions } from './account-actions.tsx';
+import { AccountForm } from './account-form.tsx';
+import { ACCOUNT_STATUS_LABELS, ROLE_LABELS } from './ops-labels.ts';
 
-const ROLE_LABELS: Record<Role, string> = { USER: 'Rider', RIDER: 'Rider (RIDER)', DRIVER: 'Driver', ADMIN: 'Operator' };
-const blank: CreateUserBody = { name: '', email: '', password: '', role: 'DRIVER' };
+type Filters = Pick<Partial<AccountQuery>, 'q' | 'role' | 'status'>;
 
-/** An operator creates an account without the e-mail code (a driver they on-board, a colleague). */
+/** Accounts by name or e-mail, role and status: block, unblock or erase one; create one. */
 export function UsersScreen({ api }: { api: Api }) {
-  const [form, setForm] = useState<CreateUserBody>(blank);
-  const [created, setCreated] = useState<AdminUser | null>(null);
-  const create = useAction(async () => {
-    setCreated(await api.admin.createUser({ ...form, name: form.name.trim(), email: form.email.trim() }));
-    setForm(blank);
-  });
-  const change = (patch: Partial<CreateUserBody>) => setForm({ ...form, ...patch });
+  const [form, setForm] = useState({ q: '', role: '' as Role | '', status: '' as AccountStatus | '' });
+  const [filters, setFilters] = useState<Filters>({});
+  const accounts = usePages((cursor) => api.admin.users({ ...filters, cursor }), JSON.stringify(filters));
+  const change = (patch: Partial<typeof form>) => setForm({ ...form, ...patch });
   return (
-    <form
-      class="stack"
-      aria-labelledby="users-title"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create.run();
-      }}
-    >
-      <h2 id="users-title">Create an account</h2>
-      <div class="card stack">
-        <Field label="Name">
-          <input name="name" required maxLength={100} value={form.name} onInput={(event) => change({ name: event.currentTarget.value })} />
-        </Field>
-        <Field label="E-mail">
-          <input type="email" name="email" required value={form.email} onInput={(event) => change({ email: event.currentTarget.value })} />
-        </Field>
-        <Field label="First password" hint="8 to 128 characters; tell it to the person, who can change it.">
-          <input type="password" name="password" autocomplete="new-password" required minLength={8} maxLength={128} value={form.password} onInput={(event) => change({ password: event.currentTarget.value })} />
-        </Field>
-        <Field label="Role">
-          <select name="role" value={form.role} onChange={(event) => change({ role: event.currentTarget.value as Role })}>
-            {keysOf(ROLE_LABELS).map((role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <ErrorNotice message={create.error} />
-      {created && (
-        <Notice>
-          Created account {created.id}: {created.name} ({created.email}), {ROLE_LABELS[created.role].toLowerCase()}.
-        </Notice>
+    <section class="stack" aria-labelledby="users-title">
+      <h2 id="users-title">Accounts</h2>
+      <form
+        class="card stack"
+        aria-label="Find accounts"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFilters({ q: form.q.trim() || undefined, role: form.role || undefined, status: form.status || undefined });
+        }}
+      >
+        <div class="toolbar">
+          <Field label="Name or e-mail contains">
+            <input name="q" type="search" maxLength={100} value={form.q} onInput={(event) => change({ q: event.currentTarget.value })} />
+          </Field>
+          <Field label="Role">
+            <select name="role" value={form.role} onChange={(event) => change({ role: event.currentTarget.value as Role | '' })}>
+              <option value="">Any</option>
+              {keysOf(ROLE_LABELS).map((role) => (
+                <option key={role} value={role}>
+                  {ROLE_LABELS[role]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Status">
+            <select name="status" value={form.status} onChange={(event) => change({ status: event.currentTarget.value as AccountStatus | '' })}>
+              <option value="">Any</option>
+              {keysOf(ACCOUNT_STATUS_LABELS).map((status) => (
+                <option key={status} value={status}>
+                  {ACCOUNT_STATUS_LABELS[status]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNotice message={accounts.load.error} />
+      {accounts.items?.length === 0 && <p class="muted">No account matches.</p>}
+      <ul class="list" aria-label="Accounts found">
+        {accounts.items?.map((account) => (
+          <AccountItem key={account.id} api={api} account={account} onChanged={(next) => accounts.replace((item) => item.id === next.id, next)} />
+        ))}
+      </ul>
+      {accounts.cursor && (
+        <button type="button" class="secondary" disabled={accounts.load.busy} onClick={() => void accounts.load.run(accounts.cursor!)}>
+          Show older accounts
+        </button>
       )}
-      <button type="submit" disabled={create.busy}>
-        {create.busy ? 'Creating…' : 'Create account'}
-      </button>
-    </form>
+      <AccountForm api={api} onCreated={() => void accounts.load.run()} />
+    </section>
+  );
+}
+
+export function AccountItem({ api, account, onChanged }: { api: Api; account: Account; onChanged: (account: Account) => void }) {
+  return (
+    <li class="card stack" data-account={account.id}>
+      <div class="row spread">
+        <strong>
+          {account.name} <span class="muted">({account.id})</span>
+        </strong>
+        <span class={`status-${account.status}`}>{ACCOUNT_STATUS_LABELS[account.status]}</span>
+      </div>
+      <span>
+        {account.email} · {ROLE_LABELS[account.role]} · since {dateTimeOf(account.createdAt)}
+      </span>
+      {account.statusReason && account.status === 'blocked' && <span class="muted">Blocked: {account.statusReason}</span>}
+      <AccountActions api={api} account={account} onChanged={onChanged} />
+    </li>
   );
 }

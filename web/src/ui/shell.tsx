@@ -13,6 +13,8 @@ interface Props {
   /** The unread notifications (apps without notifications leave it out). */
   unread?: number;
   channel?: ChannelState;
+  /** Use a wide screen's width (the operator console's maps and lists); the phone apps keep a column. */
+  wide?: boolean;
   onSignOut: () => void;
   children: ComponentChildren;
 }
@@ -20,9 +22,9 @@ interface Props {
 const CHANNEL_TEXT: Record<ChannelState, string> = { connecting: 'Connecting…', live: '● Live', offline: 'Reconnecting…' };
 
 /** The frame of a signed-in app: its name, the live state, navigation with the unread count, sign-out. */
-export function Shell({ title, route, links, unread, channel, onSignOut, children }: Props) {
+export function Shell({ title, route, links, unread, channel, wide, onSignOut, children }: Props) {
   return (
-    <div class="shell">
+    <div class={wide ? 'shell wide' : 'shell'}>
       <header class="top">
         <h1>{title}</h1>
         {channel && (

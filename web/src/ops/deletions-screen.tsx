@@ -1,0 +1,33 @@
+import type { Api } from '../api/endpoints.ts';
+import { ErrorNotice } from '../ui/components.tsx';
+import { usePages } from '../ui/use-pages.ts';
+import { AccountItem } from './users-screen.tsx';
+
+/** People who asked (in their settings) for their account to be deleted: erase each after a check. */
+export function DeletionsScreen({ api }: { api: Api }) {
+  const requests = usePages((cursor) => api.admin.deletionRequests(cursor), 'deletion-requests');
+  return (
+    <section class="stack" aria-labelledby="deletions-title">
+      <h2 id="deletions-title">Deletion requests</h2>
+      <p class="muted flush">Accounts whose users asked to be deleted and that are not erased yet, newest first.</p>
+      <ErrorNotice message={requests.load.error} />
+      {requests.items?.length === 0 && <p class="muted">No one is waiting to be deleted.</p>}
+      <ul class="list" aria-label="Deletion requests">
+        {requests.items?.map((account) => (
+          <AccountItem
+            key={account.id}
+            api={api}
+            account={account}
+            // An erased account has left the queue.
+            onChanged={(next) => requests.replace((item) => item.id === next.id, next.status === 'deleted' ? null : next)}
+          />
+        ))}
+      </ul>
+      {requests.cursor && (
+        <button type="button" class="secondary" disabled={requests.load.busy} onClick={() => void requests.load.run(requests.cursor!)}>
+          Show older requests
+        </button>
+      )}
+    </section>
+  );
+}

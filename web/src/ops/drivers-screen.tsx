@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../api/endpoints.ts';
+import type { AdminDriver, Approval } from '../api/types.ts';
+import { ErrorNotice, Field } from '../ui/components.tsx';
+import { dateTimeOf } from '../ui/format.ts';
+import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { useAction } from '../ui/use-action.ts';
+import { usePages } from '../ui/use-pages.ts';
+import { ConfirmDialog } from './confirm-dialog.tsx';
+import { APPROVAL_LABELS } from './ops-labels.ts';
+
+/** Drivers with a vehicle, by approval: the queue (pending) first; approve or reject with a reason. */
+export function DriversScreen({ api }: { api: Api }) {
+  const [approval, setApproval] = useState<Approval>('pending');
+  const drivers = usePages((cursor) => api.admin.drivers({ approval, cursor }), approval);
+  return (
+    <section class="stack" aria-labelledby="drivers-title">
+      <h2 id="drivers-title">Driver approval</h2>
+      <Field label="Show drivers">
+        <select name="approval" value={approval} onChange={(event) => setApproval(event.currentTarget.value as Approval)}>
+          {keysOf(APPROVAL_LABELS).map((value) => (
+            <option key={value} value={value}>
+              {APPROVAL_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <ErrorNotice message={drivers.load.error} />
+      {drivers.items?.length === 0 && <p class="muted">No driver here.</p>}
+      <ul class="list" aria-label="Drivers">
+        {drivers.items?.map((driver) => (
+          <DriverItem
+            key={driver.driverId}
+            api={api}
+            driver={driver}
+            // Shown with the decision until the list is read again, so the operator sees it was made.
+            onDecided={(next) => drivers.replace((item) => item.driverId === next.driverId, next)}
+          />
+        ))}
+      </ul>
+      {drivers.cursor && (
+        <button type="button" class="secondary" disabled={drivers.load.busy} onClick={() => void drivers.load.run(drivers.cursor!)}>
+          Show older
+        </button>
+      )}
+    </section>
+  );
+}
+
+function DriverItem({ api, driver, onDecided }: { api: Api; driver: AdminDriver; onDecided: (driver: AdminDriver) => void }) {
+  const [rejecting, setRejecting] = useState(false);
+  const approve = useAction(async () => onDecided({ ...driver, ...(await api.admin.approve(driver.driverId)) }));
+  return (
+    <li class="card stack" data-driver={driver.driverId}>
+      <div class="row spread">
+        <strong>
+          {driver.name} <span class="muted">({driver.driverId})</span>
+        </strong>
+        <span>{APPROVAL_LABELS[driver.approval]}</span>
+      </div>
+      <span>
+        {RIDE_TYPE_LABELS[driver.vehicleType]} {driver.vehicleNumber}
+        {driver.vehicleModel && ` · ${driver.vehicleModel}`}
+        {driver.acAvailable && ' · AC'}
+      </span>
+      <span class="muted">
+        {driver.email} · profile changed {dateTimeOf(driver.updatedAt)}
+      </span>
+      {driver.approvalReason && <span class="muted">Reason: {driver.approvalReason}</span>}
+      <ErrorNotice message={approve.error} />
+      <div class="row">
+        {driver.approval !== 'approved' && (
+          <button type="button" disabled={approve.busy} aria-label={`Approve ${driver.name}`} onClick={() => void approve.run()}>
+            Approve
+          </button>
+        )}
+        {driver.approval !== 'rejected' && (
+          <button type="button" class="secondary" aria-label={`Reject ${driver.name}`} onClick={() => setRejecting(true)}>
+            Reject
+          </button>
+        )}
+      </div>
+      {rejecting && (
+        <ConfirmDialog
+          title={`Reject ${driver.name}?`}
+          confirmLabel="Reject"
+          reasonLabel="Reason"
+          reasonHint="The driver reads it in a notification."
+          danger
+          onConfirm={async (reason) => onDecided({ ...driver, ...(await api.admin.reject(driver.driverId, { reason })) })}
+          onClose={() => setRejecting(false)}
+        >
+          <p class="flush">
+            {RIDE_TYPE_LABELS[driver.vehicleType]} {driver.vehicleNumber}. A rejected driver gets no offers while approval is required.
+          </p>
+        </ConfirmDialog>
+      )}
+    </li>
+  );
+}
