@@ -17,9 +17,18 @@ import { bearer, json, load, type LoadRequest, type LoadResult } from './lib/loa
 import { PINNING, pidOf, rssMb, SERVICE_NODE_FLAGS, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
 import { log, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
 import { median, round, spread } from './lib/stats.ts';
+import { dispatchScenario } from './scenarios/dispatch.ts';
+import { operatorScenario } from './scenarios/operator.ts';
+import { realtimeScenario } from './scenarios/realtime.ts';
+import { webScenario } from './scenarios/web.ts';
 
 /** Scenarios in files of their own (bench/scenarios/), by the name `--only=` selects them with. */
-const SCENARIOS: Record<string, Scenario> = {};
+const SCENARIOS: Record<string, Scenario> = {
+  dispatch: dispatchScenario,
+  operator: operatorScenario,
+  realtime: realtimeScenario,
+  web: webScenario,
+};
 
 const rows: Row[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'ride-bench-'));
