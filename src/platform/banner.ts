@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 /**
  * What a newcomer (or an operator reading the log) needs to know once the service listens: which
  * version, where its data lives, whether it shares state through Redis, where mail goes, whether
- * payments work, and where to point a browser. Built from the config, with every password, user
+ * payments work, and where to point a browser (the API's docs and, when served, the web apps). Built from the config, with every password, user
  * name and secret left out: only hosts, ports, paths and database names.
  */
 export interface StartupSummary {
@@ -13,7 +13,7 @@ export interface StartupSummary {
   sharedState: string;
   mail: string;
   payments: string;
-  urls: { api: string; docs: string; openapi: string };
+  urls: { api: string; docs: string; openapi: string; apps?: { rider: string; driver: string; operator: string } };
 }
 
 export function startupSummary(config: Config, address: AddressInfo, version: string): StartupSummary {
@@ -28,7 +28,12 @@ export function startupSummary(config: Config, address: AddressInfo, version: st
     sharedState: config.redisUrl ? `Redis ${withoutCredentials(config.redisUrl)} (prefix ${config.redisKeyPrefix})` : 'in-process (single instance)',
     mail: config.smtpUrl ? `SMTP ${withoutCredentials(config.smtpUrl)}` : 'written to the log (no SMTP_URL)',
     payments: keyId && keySecret ? `Razorpay configured${webhookSecret ? ', webhook on' : ', webhook off (no RAZORPAY_WEBHOOK_SECRET)'}` : 'not configured (payment orders answer 503)',
-    urls: { api, docs: `${api}/docs`, openapi: `${api}/openapi.json` },
+    urls: {
+      api,
+      docs: `${api}/docs`,
+      openapi: `${api}/openapi.json`,
+      ...(config.webApps.enabled ? { apps: { rider: `${api}/app/`, driver: `${api}/app/driver`, operator: `${api}/app/ops` } } : {}),
+    },
   };
 }
 
@@ -36,7 +41,8 @@ export function startupSummary(config: Config, address: AddressInfo, version: st
 export function humanBanner(summary: StartupSummary): string {
   return (
     `Ride-hailing API ${summary.version} at ${summary.urls.api} (docs ${summary.urls.docs}) · database: ${summary.database} · ` +
-    `shared state: ${summary.sharedState} · mail: ${summary.mail} · payments: ${summary.payments}`
+    `shared state: ${summary.sharedState} · mail: ${summary.mail} · payments: ${summary.payments}` +
+    (summary.urls.apps ? ` · apps: rider ${summary.urls.apps.rider}, driver ${summary.urls.apps.driver}, operators ${summary.urls.apps.operator}` : '')
   );
 }
 

@@ -15,6 +15,7 @@ describe('start-up banner', () => {
       RAZORPAY_KEY_ID: 'rzp_live_key',
       RAZORPAY_KEY_SECRET: 'rzp-secret-000',
       RAZORPAY_WEBHOOK_SECRET: 'hook-secret-111',
+      WEB_APPS: 'false',
     });
     const summary = startupSummary(config, address, '1.2.3');
     assert.deepEqual(summary, {
@@ -40,5 +41,7 @@ describe('start-up banner', () => {
     assert.match(summary.payments, /not configured/);
     assert.equal(summary.urls.docs, 'http://127.0.0.1:9000/docs');
     assert.match(humanBanner(summary), /^Ride-hailing API 0\.1\.0 at http:\/\/127\.0\.0\.1:9000 \(docs http:\/\/127\.0\.0\.1:9000\/docs\)/);
+    assert.deepEqual(summary.urls.apps, { rider: 'http://127.0.0.1:9000/app/', driver: 'http://127.0.0.1:9000/app/driver', operator: 'http://127.0.0.1:9000/app/ops' });
+    assert.match(humanBanner(summary), /apps: rider http:\/\/127\.0\.0\.1:9000\/app\/, driver \S+\/app\/driver, operators \S+\/app\/ops$/);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -248,6 +249,16 @@ describe('client address behind a proxy (TRUST_PROXY)', () => {
     for (let i = 0; i < 6; i++) statuses.push((await login(`203.0.113.${i}, 198.51.100.7`)).statusCode);
     assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
     assert.equal((await login('203.0.113.1, 198.51.100.8')).statusCode, 401, 'another real client has its own budget');
+  });
+
+  test("the shipped nginx config sets X-Forwarded-For to the address it saw, never appends to the client's", () => {
+    // Set, not appended: what a client wrote never reaches the service, so not even a hop count
+    // set too high (docker-compose.yml has TRUST_PROXY=1) could make the service believe it.
+    const config = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8');
+    const locations = config.split(/^\s*location\s/m).slice(1);
+    assert.ok(locations.length >= 2, 'every proxied location');
+    for (const location of locations) assert.match(location, /proxy_set_header X-Forwarded-For \$remote_addr;/, location.slice(0, 60));
+    assert.doesNotMatch(config, /\$proxy_add_x_forwarded_for|\$http_x_forwarded_for/);
   });
 });
 
