@@ -1,0 +1,83 @@
+import { Random } from './random.ts';
+
+// How the simulated people behave: each choice keyed by who makes it and what it is about (see
+// random.ts), so a choice never depends on the order in which the service's answers arrived.
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+export const RIDER_BEHAVIOUR = {
+  /** Share of riders who cancel before any driver accepted (they changed their mind). */
+  changeMind: 0.04,
+  changeMindAfterMs: [20 * SECOND, 3 * MINUTE],
+  /** How long a rider waits for a driver before giving up (counted as unmatched). */
+  patienceMs: [6 * MINUTE, 15 * MINUTE],
+  /** Share of riders who cancel after a driver accepted (the driver takes too long, plans change). */
+  cancelAfterAccept: 0.05,
+  cancelAfterAcceptMs: [30 * SECOND, 4 * MINUTE],
+  /** Share who pay online (UPI or card) rather than cash. */
+  online: 0.55,
+  /** Share who rate their driver, and the stars they give. */
+  rates: 0.8,
+  stars: { 5: 0.62, 4: 0.25, 3: 0.08, 2: 0.03, 1: 0.02 },
+} as const;
+
+export const DRIVER_BEHAVIOUR = {
+  /** What a driver does with an offer: most accept, some decline, some let it expire. */
+  answers: { accept: 0.82, decline: 0.1, ignore: 0.08 },
+  /** How long a driver looks at an offer before answering. */
+  answerAfterMs: [2 * SECOND, 8 * SECOND],
+  /** Share of trips whose rider the driver rates. */
+  rates: 0.7,
+  stars: { 5: 0.75, 4: 0.2, 3: 0.05 },
+  /** An idle driver waits this long where the last trip ended (or where they went online), then drives towards demand. */
+  idleBeforeMovingMs: [3 * MINUTE, 12 * MINUTE],
+} as const;
+
+export interface RiderPlan {
+  /** Cancels this long after booking if no driver accepted yet, or never (null). */
+  changesMindAfterMs: number | null;
+  /** Gives up this long after booking when still unmatched. */
+  patienceMs: number;
+  /** Cancels this long after a driver accepted, or never. */
+  cancelsAfterAcceptMs: number | null;
+  paysOnline: boolean;
+  /** Stars for the driver after the trip, or null: no rating. */
+  rating: number | null;
+}
+
+export type OfferAnswer = 'accept' | 'decline' | 'ignore';
+
+const between = (random: Random, [min, max]: readonly [number, number]) => Math.round(random.between(min, max));
+const stars = (random: Random, table: Readonly<Record<number, number>>) => Number(random.share(table));
+
+/** Everything the rider of booking `index` will do, decided before the run. */
+export function riderPlan(seed: number, index: number): RiderPlan {
+  const random = Random.of(seed, 'rider-plan', index);
+  const b = RIDER_BEHAVIOUR;
+  return {
+    changesMindAfterMs: random.chance(b.changeMind) ? between(random, b.changeMindAfterMs) : null,
+    patienceMs: between(random, b.patienceMs),
+    cancelsAfterAcceptMs: random.chance(b.cancelAfterAccept) ? between(random, b.cancelAfterAcceptMs) : null,
+    paysOnline: random.chance(b.online),
+    rating: random.chance(b.rates) ? stars(random, b.stars) : null,
+  };
+}
+
+/** What driver `driver` does with an offer of booking `booking`, and after how long. */
+export function offerAnswer(seed: number, driver: number, booking: number): { answer: OfferAnswer; afterMs: number } {
+  const random = Random.of(seed, 'offer', driver, booking);
+  return { answer: random.share(DRIVER_BEHAVIOUR.answers), afterMs: between(random, DRIVER_BEHAVIOUR.answerAfterMs) };
+}
+
+/** The stars the driver of booking `booking` gives its rider, or null. */
+export function driverRating(seed: number, booking: number): number | null {
+  const random = Random.of(seed, 'driver-rating', booking);
+  return random.chance(DRIVER_BEHAVIOUR.rates) ? stars(random, DRIVER_BEHAVIOUR.stars) : null;
+}
+
+/** How long driver `driver` idles after its `trips`-th trip, and the generator for where it then heads. */
+export function idleWait(seed: number, driver: number, trips: number): { afterMs: number; random: Random } {
+  const random = Random.of(seed, 'idle', driver, trips);
+  return { afterMs: between(random, DRIVER_BEHAVIOUR.idleBeforeMovingMs), random };
+}
