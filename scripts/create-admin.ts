@@ -6,7 +6,7 @@
 // account creation and with an audit entry whose actor is the system (actor id 0). Operators
 // create every further account with POST /admin/users.
 
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Ajv } from 'ajv';
 import { pino } from 'pino';
@@ -15,7 +15,7 @@ import { connectDatabase } from '../src/db/connect.ts';
 import { AdminAccounts } from '../src/modules/admin/accounts.service.ts';
 import { CreateUserBody } from '../src/modules/admin/admin.schemas.ts';
 import { AuditTrail } from '../src/modules/admin/audit.ts';
-import { AuthService } from '../src/modules/auth/auth.service.ts';
+import { AuthService, authSettings } from '../src/modules/auth/auth.service.ts';
 import type { AuthUser } from '../src/platform/auth/roles.ts';
 import { TokenService } from '../src/platform/auth/tokens.ts';
 import { systemClock } from '../src/platform/clock.ts';
@@ -57,13 +57,7 @@ async function main(): Promise<number> {
   try {
     await database.migrate();
     // Built as app.ts builds it, so the account is made exactly as the service makes one.
-    const auth = new AuthService(database, new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, systemClock), mailer, systemClock, {
-      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      otpResendCooldownSeconds: config.otpResendCooldownSeconds,
-      refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
-      adminEmails: config.adminEmails,
-      otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
-    });
+    const auth = new AuthService(database, new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, systemClock), mailer, systemClock, authSettings(config));
     const accounts = new AdminAccounts({ transactions: database.transactions, auth, audit: new AuditTrail({ db: database.db, clock: systemClock }) });
     const user = await accounts.create(SYSTEM_ACTOR, body, `create-admin-${randomUUID()}`);
     console.log(`Created ADMIN account ${user.id} (${user.email}); log in with POST /auth/login.`);

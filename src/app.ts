@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -12,7 +11,7 @@ import { auditRoutes } from './modules/admin/audit.routes.ts';
 import { AuditTrail } from './modules/admin/audit.ts';
 import { serviceMetrics } from './modules/admin/service-metrics.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
+import { AuthService, authSettings } from './modules/auth/auth.service.ts';
 import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
 import { ComplaintsService } from './modules/complaints/complaints.service.ts';
@@ -115,13 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
   const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
-  const auth = new AuthService({ db, transactions }, tokens, mailer, clock, {
-    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-    otpResendCooldownSeconds: config.otpResendCooldownSeconds,
-    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
-    adminEmails: config.adminEmails,
-    otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
-  });
+  const auth = new AuthService({ db, transactions }, tokens, mailer, clock, authSettings(config));
   // Every instance refuses the tokens an account change ended, wherever it was made.
   const revocations = new TokenRevocationSync({ db, bus, revoked: tokens.revocations, clock, log: app.log });
   await revocations.start();

@@ -1,4 +1,5 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config.ts';
 import type { Db, WriteDb } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from '../../platform/auth/passwords.ts';
@@ -22,6 +23,17 @@ export interface AuthSettings {
   adminEmails: ReadonlySet<string>;
   /** Keys the stored OTP hashes, so a leaked table does not give the codes away. */
   otpKey: string;
+}
+
+/** The settings of the auth service from the configuration (the service and the operator CLI build it alike). */
+export function authSettings(config: Config): AuthSettings {
+  return {
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    otpResendCooldownSeconds: config.otpResendCooldownSeconds,
+    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+    adminEmails: config.adminEmails,
+    otpKey: createHmac('sha256', config.jwtSecret).update('signup-otp').digest('hex'),
+  };
 }
 
 export interface UserSummary {
