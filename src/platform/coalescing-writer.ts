@@ -19,6 +19,8 @@ export interface CoalescingWriterOptions<V> {
  */
 export class CoalescingWriter<K, V> {
   readonly #pending = new Map<K, V>();
+  /** The batch being written: still part of what get() answers until its write has finished. */
+  readonly #writing = new Map<K, V>();
   readonly #write: (entries: Array<[K, V]>) => Promise<void>;
   readonly #log: FastifyBaseLogger;
   readonly #merge: (pending: V, next: V) => V;
@@ -39,9 +41,12 @@ export class CoalescingWriter<K, V> {
     this.#pending.set(key, pending === undefined ? value : this.#merge(pending, value));
   }
 
-  /** The value waiting to be written for a key, if any. */
+  /** The value not yet written for a key, if any: what waits, combined with what is being written. */
   get(key: K): V | undefined {
-    return this.#pending.get(key);
+    const pending = this.#pending.get(key);
+    const writing = this.#writing.get(key);
+    if (writing === undefined) return pending;
+    return pending === undefined ? writing : this.#merge(writing, pending);
   }
 
   get size(): number {
@@ -66,11 +71,14 @@ export class CoalescingWriter<K, V> {
     for (let start = 0; start < batch.length; start += CHUNK_SIZE) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = batch.slice(start, start + CHUNK_SIZE);
+      for (const [key, value] of chunk) this.#writing.set(key, value);
       try {
         await this.#write(chunk);
       } catch (error) {
         if (this.#retryable(error)) this.#putBack(chunk, error);
         else await this.#writeOneByOne(chunk);
+      } finally {
+        for (const [key] of chunk) this.#writing.delete(key);
       }
     }
   }

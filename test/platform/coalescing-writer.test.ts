@@ -204,4 +204,21 @@ describe('CoalescingWriter', () => {
     assert.deepEqual(sorted(db.batches[1]), [['a', 2], ['b', 1]]);
     await writer.close();
   });
+
+  test('a value being written is still answered by get() until its write has finished, combined with newer ones', async () => {
+    const db = recorder();
+    const writer = new CoalescingWriter<string, number>(db.write, MANUAL, silent, { merge: (a, b) => a + b });
+    writer.set('bucket', 3);
+    const release = db.hold();
+    const flushing = writer.flush();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(db.batches.length, 1, 'the write is under way');
+    assert.equal(writer.get('bucket'), 3, 'what is being written still counts');
+    writer.set('bucket', 2);
+    assert.equal(writer.get('bucket'), 5);
+    release();
+    await flushing;
+    assert.equal(writer.get('bucket'), 2, 'written: only the newer value waits');
+    await writer.close();
+  });
 });
