@@ -22,6 +22,12 @@ const EnvSchema = Type.Object({
   RAZORPAY_KEY_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   RAZORPAY_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.razorpay.com' }),
   RAZORPAY_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  // The provider's browser checkout script: the rider app loads it, its pages' CSP admits its origin
+  // (so its host is letters, digits, dots and hyphens, or an IPv6 address: nothing that would end a directive).
+  RAZORPAY_CHECKOUT_URL: Type.String({
+    pattern: '^https?://([\\w.-]+|\\[[0-9A-Fa-f:.]+\\])(:\\d{1,5})?(/[^\\s"\'<>]*)?$',
+    default: 'https://checkout.razorpay.com/v1/checkout.js',
+  }),
   ADMIN_EMAILS: Type.String({ default: '' }),
   SERVICE_TIMEZONE: Type.String({ minLength: 1, default: 'Asia/Kolkata' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
@@ -88,8 +94,8 @@ export interface Config {
   driverApprovalRequired: boolean;
   /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */
   metricsToken: string | undefined;
-  /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show. */
-  webApps: { enabled: boolean; root: string; mapTileUrl: string };
+  /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show, the payment checkout they load. */
+  webApps: { enabled: boolean; root: string; mapTileUrl: string; checkoutUrl: string };
   logLevel: string;
 }
 
@@ -111,6 +117,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!isValidTimezone(env.SERVICE_TIMEZONE)) {
     throw new ConfigError(`Invalid configuration: SERVICE_TIMEZONE "${env.SERVICE_TIMEZONE}" is not an IANA time zone`);
+  }
+  // The pattern lets through what no URL parser accepts (a port above 65535); the pages' CSP is built from it.
+  if (!URL.canParse(env.RAZORPAY_CHECKOUT_URL)) {
+    throw new ConfigError(`Invalid configuration: RAZORPAY_CHECKOUT_URL "${env.RAZORPAY_CHECKOUT_URL}" is not a valid http(s) URL`);
   }
   const database = parseDatabaseUrl(env.DATABASE_URL);
   return {
@@ -147,7 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
     metricsToken: env.METRICS_TOKEN,
-    webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL },
+    webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL },
     logLevel: env.LOG_LEVEL,
   };
 }

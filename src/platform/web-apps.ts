@@ -10,6 +10,8 @@ export interface WebAppsOptions {
   /** The Vite build (web/dist). */
   root: string;
   mapTileUrl: string;
+  /** The payment provider's browser checkout script (RAZORPAY_CHECKOUT_URL). */
+  checkoutUrl: string;
 }
 
 /** What the apps read at start from /app/config.json: settings that change without a rebuild. */
@@ -17,6 +19,8 @@ export interface WebAppSettings {
   mapTileUrl: string;
   /** HTML credit line the tile provider asks for ('' when unknown). */
   mapAttribution: string;
+  /** The payment provider's checkout script, loaded when the rider pays online. */
+  checkoutUrl: string;
 }
 
 /** Each app's page by the addresses it answers at. */
@@ -40,12 +44,12 @@ const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright
  * Vite into `root` during `npm install`. Not API operations: hidden from the OpenAPI document.
  * Precompressed .br/.gz files written by the build are served when the browser accepts them.
  */
-export async function webApps(app: FastifyInstance, { root, mapTileUrl }: WebAppsOptions): Promise<void> {
+export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkoutUrl }: WebAppsOptions): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {
     app.log.warn(`web apps not served: no build in ${root} (npm install builds it with the dev dependencies; npm run build:web rebuilds it)`);
     return;
   }
-  const policy = contentSecurityPolicy(mapTileUrl);
+  const policy = contentSecurityPolicy(mapTileUrl, checkoutUrl);
   await app.register(fastifyStatic, {
     root,
     serve: false,
@@ -58,7 +62,7 @@ export async function webApps(app: FastifyInstance, { root, mapTileUrl }: WebApp
       if (!asset) void reply.header('content-security-policy', policy);
     },
   });
-  const settings: WebAppSettings = { mapTileUrl, mapAttribution: mapTileUrl.includes('openstreetmap.org') ? OSM_ATTRIBUTION : '' };
+  const settings: WebAppSettings = { mapTileUrl, mapAttribution: mapTileUrl.includes('openstreetmap.org') ? OSM_ATTRIBUTION : '', checkoutUrl };
   const route = { config: { public: true }, schema: { hide: true } };
 
   app.get('/', route, (_request, reply) => reply.redirect('/app/'));
@@ -72,23 +76,33 @@ export async function webApps(app: FastifyInstance, { root, mapTileUrl }: WebApp
   }, (request, reply) => reply.sendFile(`assets/${request.params.file}`));
 }
 
-/** The payment provider's browser checkout (web/src/rider/checkout.ts): its script and its frames. */
-const CHECKOUT = { script: 'https://checkout.razorpay.com', frames: 'https://api.razorpay.com https://checkout.razorpay.com' };
+/**
+ * Where the payment provider's checkout (web/src/rider/checkout.ts) may load scripts from, open
+ * frames on and connect to: the origin of its script. Razorpay's own checkout.js goes on to load
+ * scripts from cdn.razorpay.com, open its payment frame on api.razorpay.com and report to
+ * lumberjack.razorpay.com, so a checkout served from razorpay.com gets all of razorpay.com's hosts.
+ */
+function checkoutSources(checkoutUrl: string): string {
+  const { origin, hostname } = new URL(checkoutUrl);
+  return hostname === 'razorpay.com' || hostname.endsWith('.razorpay.com') ? 'https://*.razorpay.com' : origin;
+}
 
 /**
  * The pages hold the user's tokens, so they run only their own scripts (and the payment
- * provider's checkout) and talk only to this service; images may also come from the tile server.
+ * provider's checkout) and talk only to this service (and the checkout); images may also come
+ * from the tile server.
  */
-function contentSecurityPolicy(mapTileUrl: string): string {
+function contentSecurityPolicy(mapTileUrl: string, checkoutUrl: string): string {
   // {s} is a subdomain letter: any subdomain of the tile host.
   const tiles = new URL(mapTileUrl.replace(/\{s\}/g, '*').replace(/\{[^}]*\}/g, '0'));
+  const checkout = checkoutSources(checkoutUrl);
   return [
     "default-src 'self'",
-    `script-src 'self' ${CHECKOUT.script}`,
-    `frame-src ${CHECKOUT.frames}`,
+    `script-src 'self' ${checkout}`,
+    `frame-src ${checkout}`,
     `img-src 'self' data: ${tiles.protocol}//${tiles.host}`,
     "style-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self' ${checkout}`,
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",

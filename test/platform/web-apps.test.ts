@@ -5,13 +5,20 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 // The web apps' files as `npm start` serves them, from a stand-in build (no Vite needed here): the
 // browser tests (test/browser, npm run test:browser) cover the apps themselves.
 
 const TILES = 'https://{s}.tiles.example/{z}/{x}/{y}.png';
+/** The development stand-in's checkout script (npm run dev:provider). */
+const CHECKOUT = 'http://127.0.0.1:9090/v1/checkout.js';
 const SCRIPT = 'console.log("rider")';
+
+/** A Content-Security-Policy header as its directives. */
+const directives = (header: string): Record<string, string> =>
+  Object.fromEntries(header.split(/;\s*/).map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1).join(' ')]));
 
 function fakeBuild(): string {
   const root = mkdtempSync(join(tmpdir(), 'web-dist-'));
@@ -33,7 +40,7 @@ describe('web apps served by the service', () => {
 
   before(async () => {
     root = fakeBuild();
-    t = await createTestApp({ webApps: { enabled: true, root, mapTileUrl: TILES } });
+    t = await createTestApp({ webApps: { enabled: true, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT } });
   });
 
   after(async () => {
@@ -57,12 +64,15 @@ describe('web apps served by the service', () => {
     }
   });
 
-  test("pages run scripts from the service and the payment checkout only, and show images from the tile server", async () => {
-    const policy = String((await t.app.inject({ url: '/app/' })).headers['content-security-policy']);
-    assert.match(policy, /default-src 'self'/);
-    assert.match(policy, /script-src 'self' https:\/\/checkout\.razorpay\.com;/);
-    assert.match(policy, /img-src 'self' data: https:\/\/\*\.tiles\.example/);
-    assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
+  test('pages run scripts from the service and the payment checkout only, talk to nothing else, and show images from the tile server', async () => {
+    const policy = directives(String((await t.app.inject({ url: '/app/' })).headers['content-security-policy']));
+    assert.equal(policy['default-src'], "'self'");
+    assert.equal(policy['script-src'], "'self' http://127.0.0.1:9090");
+    assert.equal(policy['frame-src'], 'http://127.0.0.1:9090');
+    assert.equal(policy['connect-src'], "'self' http://127.0.0.1:9090");
+    assert.equal(policy['img-src'], "'self' data: https://*.tiles.example");
+    assert.equal(policy['style-src'], "'self'");
+    assert.doesNotMatch(Object.values(policy).join(' '), /unsafe-inline|unsafe-eval/);
   });
 
   test('hashed assets are cached for a year and sent precompressed when the browser accepts it', async () => {
@@ -82,11 +92,11 @@ describe('web apps served by the service', () => {
     assert.equal(plain.body, SCRIPT);
   });
 
-  test('the apps read their map tiles from the configuration, without a rebuild', async () => {
+  test('the apps read their map tiles and payment checkout from the configuration, without a rebuild', async () => {
     const reply = await t.app.inject({ url: '/app/config.json' });
     assert.equal(reply.statusCode, 200);
     assert.equal(reply.headers['cache-control'], 'no-cache');
-    assert.deepEqual(reply.json(), { mapTileUrl: TILES, mapAttribution: '' });
+    assert.deepEqual(reply.json(), { mapTileUrl: TILES, mapAttribution: '', checkoutUrl: CHECKOUT });
   });
 
   test('only files of the build are served, never a path outside it', async () => {
@@ -105,7 +115,7 @@ describe('web apps served by the service', () => {
 
 test('WEB_APPS=false serves no app', async () => {
   const root = fakeBuild();
-  const t = await createTestApp({ webApps: { enabled: false, root, mapTileUrl: TILES } });
+  const t = await createTestApp({ webApps: { enabled: false, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT } });
   try {
     assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
     assert.equal((await t.app.inject({ url: '/' })).statusCode, 404);
@@ -124,7 +134,7 @@ test('without a build (an install without dev dependencies) the service starts a
       done();
     },
   });
-  const t = await createTestApp({ webApps: { enabled: true, root: join(tmpdir(), 'no-such-build'), mapTileUrl: TILES } }, { logger: { level: 'warn', stream } });
+  const t = await createTestApp({ webApps: { enabled: true, root: join(tmpdir(), 'no-such-build'), mapTileUrl: TILES, checkoutUrl: CHECKOUT } }, { logger: { level: 'warn', stream } });
   try {
     assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
     assert.equal((await t.app.inject({ url: '/health' })).statusCode, 200);
@@ -133,5 +143,30 @@ test('without a build (an install without dev dependencies) the service starts a
     assert.match(notes[0], /npm run build:web/);
   } finally {
     await t.close();
+  }
+});
+
+test("by default the apps load Razorpay's checkout, and the pages admit Razorpay's hosts its checkout uses", async () => {
+  const root = fakeBuild();
+  const { webApps } = loadConfig({ DATABASE_URL: 'sqlite::memory:' });
+  assert.equal(webApps.checkoutUrl, 'https://checkout.razorpay.com/v1/checkout.js');
+  const t = await createTestApp({ webApps: { ...webApps, root } });
+  try {
+    assert.equal((await t.app.inject({ url: '/app/config.json' })).json().checkoutUrl, 'https://checkout.razorpay.com/v1/checkout.js');
+    const policy = directives(String((await t.app.inject({ url: '/app/' })).headers['content-security-policy']));
+    // checkout.js loads scripts from cdn.razorpay.com, frames api.razorpay.com and reports to lumberjack.razorpay.com.
+    assert.equal(policy['script-src'], "'self' https://*.razorpay.com");
+    assert.equal(policy['frame-src'], 'https://*.razorpay.com');
+    assert.equal(policy['connect-src'], "'self' https://*.razorpay.com");
+  } finally {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('RAZORPAY_CHECKOUT_URL must be an http(s) URL: the pages\' policy is built from it', () => {
+  assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:', RAZORPAY_CHECKOUT_URL: CHECKOUT }).webApps.checkoutUrl, CHECKOUT);
+  for (const value of ['javascript:alert(1)', 'ftp://example.com/checkout.js', '//checkout.example.com/checkout.js', 'https://x.example/a b.js', "https://x.example/'self'", 'https://x.example;script-src', 'https://x.example;script-src *', 'http://127.0.0.1:99999/v1/checkout.js']) {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RAZORPAY_CHECKOUT_URL: value }), (error: unknown) => error instanceof ConfigError && /RAZORPAY_CHECKOUT_URL/.test(error.message), value);
   }
 });
