@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
+import { CHECKOUT_SCRIPT_PATH } from './provider-checkout.ts';
 import { ProviderStandIn } from './provider-stand-in.ts';
 
 // `npm run dev:provider`: the payment provider stand-in for local development (never used unless the
-// service is pointed at it). Prints the RAZORPAY_* values to start the service with.
+// service is pointed at it). Prints the RAZORPAY_* values to start the service with, its checkout
+// script for the apps included.
 
 const { values } = parseArgs({
   options: {
@@ -24,9 +26,11 @@ const { keyId, keySecret, webhookSecret, webhookUrl } = standIn.options;
 console.log(`Payment provider stand-in listening at ${standIn.url} (no money moves).
 
 Start the service with:
-  RAZORPAY_API_URL=${standIn.url} RAZORPAY_KEY_ID=${keyId} RAZORPAY_KEY_SECRET=${keySecret} RAZORPAY_WEBHOOK_SECRET=${webhookSecret} npm start
+  RAZORPAY_API_URL=${standIn.url} RAZORPAY_KEY_ID=${keyId} RAZORPAY_KEY_SECRET=${keySecret} RAZORPAY_WEBHOOK_SECRET=${webhookSecret} \\
+  RAZORPAY_CHECKOUT_URL=${standIn.url}${CHECKOUT_SCRIPT_PATH} npm start
 
-Pay an order:    open ${standIn.url}/checkout?order_id=<orderId>   or   curl -X POST ${standIn.url}/dev/orders/<orderId>/pay
+Pay an order:    in the rider app (Pay online opens this stand-in's checkout), or open ${standIn.url}/checkout?order_id=<orderId>,
+                 or curl -X POST ${standIn.url}/dev/orders/<orderId>/pay
 Fail a payment:  curl -X POST ${standIn.url}/dev/orders/<orderId>/fail
 Webhooks go to:  ${webhookUrl ?? 'nowhere (--no-webhooks)'}
 `);

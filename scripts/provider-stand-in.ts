@@ -1,12 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkoutPage, paidPage } from './provider-checkout-page.ts';
+import { badRequest, checkoutSuccess, send, type Answer } from './provider-answers.ts';
+import { checkout } from './provider-checkout.ts';
 
 // A local stand-in for the parts of Razorpay this service uses, over real HTTP: the Orders API, a
-// checkout that pays an order (a page for people, a JSON call for scripts and tests) and hands out
-// the signed payment the app sends to /payments/verify, the Refunds API with its idempotency key,
-// and signed webhooks. `npm run dev:provider` runs it; the tests use the same class.
+// checkout that pays an order (a script for apps in a browser, a page for people, a JSON call for
+// scripts and tests) and hands out the signed payment the app sends to /payments/verify, the
+// Refunds API with its idempotency key, and signed webhooks. `npm run dev:provider` runs it; the
+// tests use the same class.
 
 export interface StandInOptions {
   keyId: string;
@@ -58,15 +60,8 @@ export interface CheckoutResult {
 export type Fault = 'error' | 'refuse' | 'reset' | 'slow';
 type Api = 'orders' | 'refunds';
 
-interface Answer {
-  status: number;
-  body?: unknown;
-  html?: string;
-}
-
 const SLOW_MS = 6_000;
 const id = (prefix: string) => `${prefix}_${randomBytes(7).toString('hex')}`;
-const badRequest = (description: string): Answer => ({ status: 400, body: { error: { code: 'BAD_REQUEST_ERROR', description } } });
 
 export class ProviderStandIn {
   readonly options: StandInOptions;
@@ -156,10 +151,7 @@ export class ProviderStandIn {
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
-      const answer = await this.#route(request, Buffer.concat(chunks).toString('utf8'));
-      if (answer.status === 0) return void response.destroy();
-      if (answer.html !== undefined) return void response.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' }).end(answer.html);
-      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+      send(response, await this.#route(request, Buffer.concat(chunks).toString('utf8')));
     } catch (error) {
       console.error(error);
       response.destroy();
@@ -169,22 +161,15 @@ export class ProviderStandIn {
   async #route(request: IncomingMessage, text: string): Promise<Answer> {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const route = `${request.method ?? 'GET'} ${url.pathname}`;
-    if (route === 'GET /checkout') return { status: 200, html: checkoutPage(this.orders.find((o) => o.id === url.searchParams.get('order_id'))) };
-    if (route === 'POST /checkout') {
-      const form = new URLSearchParams(text);
-      const orderId = form.get('order_id') ?? '';
-      if (!this.orders.some((o) => o.id === orderId)) return { status: 404, html: checkoutPage(undefined) };
-      if (form.get('outcome') === 'fail') return { status: 200, html: paidPage(orderId, await this.failPayment(orderId)) };
-      return { status: 200, html: paidPage(orderId, await this.pay(orderId, form.get('method') ?? 'upi')) };
-    }
+    const atCheckout = await checkout(this, route, url, text);
+    if (atCheckout) return atCheckout;
     const pay = /^POST \/dev\/orders\/([^/]+)\/(pay|fail)$/.exec(route);
     if (pay) {
       const orderId = decodeURIComponent(pay[1]);
       if (!this.orders.some((o) => o.id === orderId)) return { status: 404, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'no such order' } } };
       const method = (JSON.parse(text || '{}') as { method?: string }).method;
       if (pay[2] === 'fail') return { status: 200, body: await this.failPayment(orderId, method) };
-      const paid = await this.pay(orderId, method);
-      return { status: 200, body: { razorpay_order_id: paid.orderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature } };
+      return checkoutSuccess(await this.pay(orderId, method));
     }
 
     const expected = `Basic ${Buffer.from(`${this.options.keyId}:${this.options.keySecret}`).toString('base64')}`;

@@ -51,6 +51,7 @@ describe('the provider stand-in of npm run dev:provider', () => {
       RAZORPAY_KEY_ID: razorpay.keyId,
       RAZORPAY_KEY_SECRET: razorpay.keySecret,
       RAZORPAY_WEBHOOK_SECRET: razorpay.webhookSecret,
+      RAZORPAY_CHECKOUT_URL: `${razorpay.apiUrl}/v1/checkout.js`,
     }, 'it prints the values the service needs');
     rider = await signUp(t, { role: 'RIDER' });
   });
