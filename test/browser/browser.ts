@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -56,6 +58,44 @@ export async function startWebServer(extra: Record<string, string> = {}): Promis
       server.child.kill('SIGTERM');
       await server.exited;
       await database.drop();
+    },
+  };
+}
+
+export interface ProviderStandIn {
+  /** The RAZORPAY_* values it printed for starting the service. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** `npm run dev:provider` as a developer runs it (on a free port, no webhooks): the payment provider's stand-in and its checkout script. */
+export async function startProviderStandIn(): Promise<ProviderStandIn> {
+  const child = spawn(process.execPath, ['scripts/dev-provider.ts', '--port', '0', '--no-webhooks'], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit');
+  let output = '';
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no instructions within 30 s')), 30_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        // The instructions end with the command that starts the service.
+        if (output.includes(' npm start')) resolve();
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`the provider stand-in did not start (${(error as Error).message}):\n${output}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    env: Object.fromEntries([...output.matchAll(/\b(RAZORPAY_\w+)=(\S+)/g)].map(([, name, value]) => [name, value])),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

@@ -2,9 +2,9 @@ import type { WebAppSettings } from '../../src/platform/web-apps.ts';
 
 export type { WebAppSettings };
 
-const FALLBACK: WebAppSettings = { mapTileUrl: '', mapAttribution: '' };
+const FALLBACK: WebAppSettings = { mapTileUrl: '', mapAttribution: '', checkoutUrl: '' };
 
-/** The service's settings for the apps (/app/config.json), read once at start; without them maps show no tiles. */
+/** The service's settings for the apps (/app/config.json), read once at start; without them maps show no tiles and online payment is off. */
 export async function loadSettings(): Promise<WebAppSettings> {
   try {
     const response = await fetch('/app/config.json');

@@ -12,6 +12,7 @@ import type {
   AuditQuery,
   BlockBody,
   BookBody,
+  CancellationQuote,
   Complaint,
   ComplaintsQuery,
   CreateUserBody,
@@ -71,6 +72,8 @@ export function createApi(storageKey: string) {
       active: () => client.get<Ride[]>('/rides/active'),
       history: (cursor?: string) => client.page<Ride>('/rides/history', { cursor }),
       change: (rideId: number, body: StatusBody) => client.post<Ride>(`/rides/status/${rideId}`, body),
+      /** What cancelling now would cost the caller: the fee `cancel` would charge. */
+      cancellationQuote: (rideId: number) => client.get<CancellationQuote>(`/rides/cancel/${rideId}`),
       cancel: (rideId: number, body: CancelBody) => client.post<Ride>(`/rides/cancel/${rideId}`, body),
       feedback: (rideId: number, body: FeedbackBody) => client.post<Ride>(`/rides/feedback/${rideId}`, body),
       report: (rideId: number, position: { lat: number; lon: number }) => client.post<LocationResponse>(`/rides/location/${rideId}`, position),

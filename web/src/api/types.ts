@@ -11,6 +11,7 @@ import type { FareEstimate } from '../../../src/modules/pricing/pricing.schemas.
 import type {
   BookBody,
   CancelBody as CancelSchema,
+  CancellationQuote,
   EstimateQuery,
   FeedbackBody as FeedbackSchema,
   LocationResponse,
@@ -54,6 +55,7 @@ export type {
   AuditEntry,
   AuditQuery,
   BookBody,
+  CancellationQuote,
   CancellationRule,
   Complaint,
   ComplaintCategory,

@@ -3,6 +3,7 @@ import type { Point } from '../../../src/platform/geo/geo.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { pointOf } from '../map/places.ts';
+import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.tsx';
 import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { money } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
@@ -29,7 +30,6 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
     onRide(await api.rides.change(ride.id, { status, otp: code.trim() }));
     setCode('');
   });
-  const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
   const rate = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: null })));
 
   const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : pointOf(ride.dropLat, ride.dropLon);
@@ -75,18 +75,7 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
       )}
       {active &&
         (confirmCancel ? (
-          <div class="card stack">
-            <p class="flush">Cancel this ride? The rider is not charged.</p>
-            <ErrorNotice message={cancel.error} />
-            <div class="row">
-              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void cancel.run()}>
-                Yes, cancel
-              </button>
-              <button type="button" class="secondary" onClick={() => setConfirmCancel(false)}>
-                Keep the ride
-              </button>
-            </div>
-          </div>
+          <ConfirmCancel api={api} ride={ride} onRide={onRide} onKeep={() => setConfirmCancel(false)} />
         ) : (
           <button type="button" class="secondary" onClick={() => setConfirmCancel(true)}>
             Cancel ride
@@ -130,6 +119,27 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
           Back to offers
         </button>
       )}
+    </div>
+  );
+}
+
+/** Asks before the driver cancels, with what the service says cancelling now costs them. */
+function ConfirmCancel({ api, ride, onRide, onKeep }: Pick<Props, 'api' | 'ride' | 'onRide'> & { onKeep: () => void }) {
+  const fee = useCancellationQuote(api, ride);
+  const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
+  return (
+    <div class="card stack">
+      <p class="flush">Cancel this ride?</p>
+      <CancellationFee {...fee} />
+      <ErrorNotice message={cancel.error} />
+      <div class="row">
+        <button type="button" class="danger" disabled={cancel.busy || (!fee.quote && !fee.error)} onClick={() => void cancel.run()}>
+          Yes, cancel
+        </button>
+        <button type="button" class="secondary" onClick={onKeep}>
+          Keep the ride
+        </button>
+      </div>
     </div>
   );
 }

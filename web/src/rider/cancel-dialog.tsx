@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
+import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.tsx';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 
@@ -11,13 +12,11 @@ interface Props {
   onClose: () => void;
 }
 
-/**
- * Asks before cancelling. The fee is the operator's pricing rule, which the API does not tell a
- * rider before cancelling, so it is not guessed here: the answer of the cancellation shows it.
- */
+/** Asks before cancelling, with the fee the service would charge now (never computed here). */
 export function CancelDialog({ api, ride, onCancelled, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
+  const fee = useCancellationQuote(api, ride);
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
@@ -35,17 +34,14 @@ export function CancelDialog({ api, ride, onCancelled, onClose }: Props) {
         }}
       >
         <h2 id="cancel-title">Cancel this ride?</h2>
-        <p data-testid="fee-rule">
-          {ride.status === 'REQUESTED'
-            ? 'No driver has accepted yet, so cancelling is free.'
-            : 'A driver is already on the way, so a cancellation fee applies (a share of the fare set by the operator). The amount is shown as soon as the ride is cancelled.'}
-        </p>
+        <CancellationFee {...fee} />
         <Field label="Reason (optional)">
           <input name="reason" maxLength={600} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
         </Field>
         <ErrorNotice message={cancel.error} />
         <div class="row">
-          <button type="submit" class="danger" disabled={cancel.busy}>
+          {/* Not before the rider has seen what it costs (or that the service could not say). */}
+          <button type="submit" class="danger" disabled={cancel.busy || (!fee.quote && !fee.error)}>
             {cancel.busy ? 'Cancelling…' : 'Yes, cancel'}
           </button>
           <button type="button" class="secondary" onClick={() => dialog.current?.close()}>

@@ -31,16 +31,14 @@ declare global {
   }
 }
 
-/** The provider's browser checkout (Razorpay Checkout); the pages' CSP allows exactly its origins. */
-const CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js';
-
 /**
- * Pays online: the service creates the provider order, the provider's checkout takes the money,
- * and the service verifies the checkout's signature (which marks the ride paid).
+ * Pays online: the service creates the provider order, the provider's checkout (its script at
+ * `checkoutUrl`, Razorpay's checkout.js or the development stand-in's) takes the money, and the
+ * service verifies the checkout's signature, which marks the ride paid. Answers the service's word.
  */
-export async function payOnline(api: Api, order: OrderBody, payer: string): Promise<void> {
+export async function payOnline(api: Api, checkoutUrl: string, order: OrderBody, payer: string): Promise<string> {
   const created = await api.payments.order(order);
-  const paid = await openCheckout(created, payer);
+  const paid = await openCheckout(checkoutUrl, created, payer);
   const verdict = await api.payments.verify({
     orderId: paid.razorpay_order_id || created.orderId,
     paymentId: paid.razorpay_payment_id,
@@ -48,13 +46,16 @@ export async function payOnline(api: Api, order: OrderBody, payer: string): Prom
     paymentMode: order.paymentMode,
   });
   if (!verdict.success) throw new Error(verdict.message);
+  return verdict.message;
 }
 
-async function openCheckout(order: OrderResponse, payer: string): Promise<CheckoutSuccess> {
-  await loadScript(CHECKOUT_SCRIPT);
+async function openCheckout(checkoutUrl: string, order: OrderResponse, payer: string): Promise<CheckoutSuccess> {
+  await loadScript(checkoutUrl);
   const Razorpay = window.Razorpay;
   if (!Razorpay) throw new Error('The payment page could not be opened. Try again, or pay in cash.');
   return new Promise((resolve, reject) => {
+    // A failed attempt leaves the checkout open for another try; only closing it ends the payment.
+    let failure = '';
     const checkout = new Razorpay({
       key: order.keyId,
       order_id: order.orderId,
@@ -64,14 +65,15 @@ async function openCheckout(order: OrderResponse, payer: string): Promise<Checko
       description: 'Your ride',
       prefill: { name: payer },
       handler: resolve,
-      modal: { ondismiss: () => reject(new Error('Payment cancelled: nothing was charged.')) },
+      modal: { ondismiss: () => reject(new Error(failure ? `Payment failed: ${failure}` : 'Payment cancelled: nothing was charged.')) },
     });
-    checkout.on('payment.failed', (response) => reject(new Error(`Payment failed: ${response.error.description}`)));
+    checkout.on('payment.failed', (response) => (failure = response.error.description));
     checkout.open();
   });
 }
 
 function loadScript(src: string): Promise<void> {
+  if (!src) return Promise.reject(new Error('Online payment is not available right now. Please pay in cash.'));
   if (document.querySelector(`script[src="${src}"]`)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');

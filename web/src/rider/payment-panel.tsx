@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { parseOnlinePaymentMode } from '../../../src/platform/vocabulary.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
@@ -7,16 +8,27 @@ import { useAction } from '../ui/use-action.ts';
 import { useSession } from '../ui/use-session.ts';
 import { payOnline } from './checkout.ts';
 
-/** What the ride still owes (its fare, or the cancellation fee) and how to pay it. */
-export function PaymentPanel({ api, ride, onRide }: { api: Api; ride: Ride; onRide: (ride: Ride) => void }) {
+interface Props {
+  api: Api;
+  /** The provider's checkout script (/app/config.json). */
+  checkoutUrl: string;
+  ride: Ride;
+}
+
+/**
+ * What the ride still owes (its fare, or the cancellation fee) and how to pay it. Paid shows only
+ * once the service says so: the ride.updated message that follows the verified payment.
+ */
+export function PaymentPanel({ api, checkoutUrl, ride }: Props) {
   const session = useSession(api.client);
+  const [verified, setVerified] = useState('');
   const owed = ride.status === 'CANCELLED' ? (ride.cancellationFee ?? 0) : ride.fare;
   const online = parseOnlinePaymentMode(ride.paymentMode);
   const pay = useAction(async () => {
-    await payOnline(api, { amountInInr: owed, rideId: ride.id, paymentMode: online ?? 'UPI', rideSummary: `Ride ${ride.id}` }, session?.name ?? '');
-    onRide({ ...ride, paymentStatus: 'PAID' });
+    setVerified(await payOnline(api, checkoutUrl, { amountInInr: owed, rideId: ride.id, paymentMode: online ?? 'UPI', rideSummary: `Ride ${ride.id}` }, session?.name ?? ''));
   });
   if (ride.paymentStatus === 'PAID') return <Notice>Paid {money(owed)}. Thank you!</Notice>;
+  if (verified) return <Notice>{verified}. Your ride shows as paid in a moment.</Notice>;
   return (
     <div class="card stack">
       <h3>Payment</h3>
@@ -27,7 +39,7 @@ export function PaymentPanel({ api, ride, onRide }: { api: Api; ride: Ride; onRi
             {ride.status === 'CANCELLED' ? 'Cancellation fee' : 'Amount'}: <strong>{money(owed)}</strong>
           </p>
           <button type="button" disabled={pay.busy} onClick={() => void pay.run()}>
-            {pay.busy ? 'Opening the payment page…' : `Pay ${money(owed)} online`}
+            {pay.busy ? 'Paying…' : `Pay ${money(owed)} online`}
           </button>
         </>
       )}

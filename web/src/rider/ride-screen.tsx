@@ -97,7 +97,7 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
         </Notice>
       )}
-      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} ride={ride} onRide={onRide} />}
+      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} checkoutUrl={settings.checkoutUrl} ride={ride} />}
       {ride.status === 'COMPLETED' && <RatingForm api={api} ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>

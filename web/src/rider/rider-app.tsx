@@ -61,8 +61,11 @@ function SignedIn({ api, settings }: Props) {
     const newest = active.sort((a, b) => b.id - a.id)[0];
     const shown = current.current;
     if (newest) return show(newest);
-    // It ended while the app was away: show how.
-    if (shown && isOpen(shown)) show((await api.rides.history()).items.find((item) => item.id === shown.id) ?? null);
+    // It ended while the app was away, or changed after it ended (paid, refunded): show it as it is now.
+    if (!shown) return;
+    const now = (await api.rides.history()).items.find((item) => item.id === shown.id);
+    // Unless the rider has moved on meanwhile.
+    if (current.current?.id === shown.id) show(now ?? (isOpen(shown) ? null : shown));
   }, [api, notifications.reload, show]);
 
   const { state } = useChannel(api.client, {
