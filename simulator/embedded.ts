@@ -99,6 +99,8 @@ export async function startEmbedded(options: { dispatchMode: DispatchMode; speed
       RATE_LIMIT_PER_MINUTE: '0',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       RAZORPAY_API_URL: providerUrl,
+      // The demo's rider app pays through the stand-in's checkout, not Razorpay's.
+      RAZORPAY_CHECKOUT_URL: `${providerUrl}/v1/checkout.js`,
       ...provider,
       ...dispatch,
     };

@@ -45,9 +45,10 @@ const EnvSchema = Type.Object({
   DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
   WEB_APPS: Type.Boolean({ default: true }),
-  // A tile template as Leaflet reads it: {z}, {x} and {y} (optionally {s}, {r}); it reaches the apps' pages.
+  // A tile template as Leaflet reads it: {z}, {x} and {y} (optionally {s}, {r}); it reaches the apps' pages
+  // and their CSP, so its host holds nothing that could end a directive (as RAZORPAY_CHECKOUT_URL's).
   MAP_TILE_URL: Type.String({
-    pattern: '^https?://(?=\\S*\\{z\\})(?=\\S*\\{x\\})(?=\\S*\\{y\\})[^\\s"\'<>]*$',
+    pattern: '^https?://([\\w.{}-]+|\\[[0-9A-Fa-f:.]+\\])(:\\d{1,5})?/(?=\\S*\\{z\\})(?=\\S*\\{x\\})(?=\\S*\\{y\\})[^\\s"\'<>]*$',
     default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -119,6 +120,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: SERVICE_TIMEZONE "${env.SERVICE_TIMEZONE}" is not an IANA time zone`);
   }
   // The pattern lets through what no URL parser accepts (a port above 65535); the pages' CSP is built from it.
+  if (!URL.canParse(env.MAP_TILE_URL.replace(/\{[^}]*\}/g, '0'))) {
+    throw new ConfigError(`Invalid configuration: MAP_TILE_URL "${env.MAP_TILE_URL}" is not a valid http(s) tile template`);
+  }
   if (!URL.canParse(env.RAZORPAY_CHECKOUT_URL)) {
     throw new ConfigError(`Invalid configuration: RAZORPAY_CHECKOUT_URL "${env.RAZORPAY_CHECKOUT_URL}" is not a valid http(s) URL`);
   }

@@ -170,3 +170,12 @@ test('RAZORPAY_CHECKOUT_URL must be an http(s) URL: the pages\' policy is built 
     assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RAZORPAY_CHECKOUT_URL: value }), (error: unknown) => error instanceof ConfigError && /RAZORPAY_CHECKOUT_URL/.test(error.message), value);
   }
 });
+
+test('MAP_TILE_URL must be a tile template whose host cannot end a directive of the pages\' policy', () => {
+  for (const value of ['https://tile.openstreetmap.org/{z}/{x}/{y}.png', 'https://{s}.tile.example.org/{z}/{x}/{y}{r}.png', 'http://127.0.0.1:8081/tiles/{z}/{x}/{y}.png']) {
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:', MAP_TILE_URL: value }).webApps.mapTileUrl, value);
+  }
+  for (const value of ['https://tiles.example;script-src *;/{z}/{x}/{y}.png', 'https://tiles.example/{z}/{x}.png', 'javascript:{z}{x}{y}', 'http://127.0.0.1:99999/{z}/{x}/{y}.png', "https://tiles.example/'self'/{z}/{x}/{y}"]) {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', MAP_TILE_URL: value }), (error: unknown) => error instanceof ConfigError && /MAP_TILE_URL/.test(error.message), value);
+  }
+});
