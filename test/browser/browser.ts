@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { freshDatabase, smtpSink } from '../helpers/app.ts';
 import { http, serverEnv, startServer, type ServerProcess } from '../helpers/server-process.ts';
@@ -58,6 +59,39 @@ export async function startWebServer(extra: Record<string, string> = {}): Promis
       server.child.kill('SIGTERM');
       await server.exited;
       await database.drop();
+    },
+  };
+}
+
+export interface ServerAndBrowser {
+  readonly server: WebServer;
+  readonly browser: Browser;
+}
+
+/**
+ * The file's server (startWebServer's defaults) and Chromium, started before its first test. After
+ * its last, the screens as they stand are saved (where a failed test stopped), then both stop.
+ */
+export function serverAndBrowser(): ServerAndBrowser {
+  let server: WebServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startWebServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await lastScreens();
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      assert.ok(server, 'the server did not start');
+      return server;
+    },
+    get browser() {
+      assert.ok(browser, 'Chromium did not start');
+      return browser;
     },
   };
 }

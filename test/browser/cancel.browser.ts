@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { eventually } from '../helpers/dispatch.ts';
 import { http } from '../helpers/server-process.ts';
-import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type Account, type WebServer } from './browser.ts';
+import { accountOverHttp, logIn, phone, Screens, serverAndBrowser, type Account } from './browser.ts';
 
 // Cancelling asks first, with the fee the service would charge now (GET /rides/cancel/{id}): free
 // while no driver has accepted, then the fee that the cancellation does charge.
 
-let server: WebServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startWebServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await lastScreens();
-  await browser?.close();
-  await server?.stop();
-});
+const web = serverAndBrowser();
 
 /** Near MG Road Metro, where the first test's rider books; the second test is across the city, out of this driver's reach. */
 const NEAR_MG_ROAD = { lat: 12.9806, lon: 77.6066 };
@@ -28,28 +15,28 @@ const NEAR_WHITEFIELD = { lat: 12.9865, lon: 77.7364 };
 
 /** A driver with a vehicle, waiting there. */
 async function driverAt(position: { lat: number; lon: number }, name: string, vehicleNumber: string): Promise<Account> {
-  const driver = await accountOverHttp(server, 'DRIVER', name);
-  assert.equal((await http(`${server.url}/drivers/me/profile`, 'PUT', { vehicleType: 'mini', vehicleNumber }, driver.token)).status, 200);
-  assert.equal((await http(`${server.url}/drivers/me/location`, 'PUT', position, driver.token)).status, 200);
+  const driver = await accountOverHttp(web.server, 'DRIVER', name);
+  assert.equal((await http(`${web.server.url}/drivers/me/profile`, 'PUT', { vehicleType: 'mini', vehicleNumber }, driver.token)).status, 200);
+  assert.equal((await http(`${web.server.url}/drivers/me/location`, 'PUT', position, driver.token)).status, 200);
   return driver;
 }
 
 /** The driver takes the ride's offer (over HTTP where the test is about the other party's app). */
 async function accept(driver: Account): Promise<number> {
-  const offer = await eventually(async () => (await http(`${server.url}/drivers/me/offers`, 'GET', undefined, driver.token)).body[0], 'an offer to the driver');
-  const accepted = await http(`${server.url}/drivers/me/offers/${offer.offerId}/accept`, 'POST', undefined, driver.token);
+  const offer = await eventually(async () => (await http(`${web.server.url}/drivers/me/offers`, 'GET', undefined, driver.token)).body[0], 'an offer to the driver');
+  const accepted = await http(`${web.server.url}/drivers/me/offers/${offer.offerId}/accept`, 'POST', undefined, driver.token);
   assert.equal(accepted.status, 200);
   return accepted.body.id;
 }
 
 test('a rider sees cancelling is free before a driver accepts, then the fee it costs after, and is charged exactly that', async () => {
-  const riderAccount = await accountOverHttp(server, 'USER', 'Meera Rider');
+  const riderAccount = await accountOverHttp(web.server, 'USER', 'Meera Rider');
   const driverAccount = await driverAt(NEAR_MG_ROAD, 'Kiran Driver', 'KA05MN4321');
 
-  const context = await phone(browser);
+  const context = await phone(web.browser);
   const rider = new Screens(await context.newPage(), 'rider-cancel');
   const page = rider.page;
-  await logIn(rider, `${server.url}/app/`, riderAccount);
+  await logIn(rider, `${web.server.url}/app/`, riderAccount);
   await page.getByLabel('Pickup', { exact: true }).fill('mg road');
   await page.getByRole('button', { name: 'MG Road Metro' }).click();
   await page.getByLabel('Drop', { exact: true }).fill('forum');
@@ -79,7 +66,7 @@ test('a rider sees cancelling is free before a driver accepts, then the fee it c
   await dialog.getByRole('button', { name: 'Yes, cancel' }).click();
 
   await page.getByRole('heading', { name: 'Cancelled' }).waitFor();
-  const [ride] = (await http(`${server.url}/rides/history`, 'GET', undefined, riderAccount.token)).body;
+  const [ride] = (await http(`${web.server.url}/rides/history`, 'GET', undefined, riderAccount.token)).body;
   assert.equal(ride.cancelledBy, 'rider');
   assert.equal(ride.cancellationFee, fee, 'the fee charged is the fee shown before confirming');
   await page.getByText(`Cancelled by the rider. Cancellation fee: ₹${fee}.`).waitFor();
@@ -92,10 +79,10 @@ test('a rider sees cancelling is free before a driver accepts, then the fee it c
 });
 
 test('a driver who cancels an accepted ride is told first that it costs them nothing', async () => {
-  const riderAccount = await accountOverHttp(server, 'USER', 'Farah Rider');
+  const riderAccount = await accountOverHttp(web.server, 'USER', 'Farah Rider');
   const driverAccount = await driverAt(NEAR_WHITEFIELD, 'Joseph Driver', 'KA05MN9876');
   const booked = await http(
-    `${server.url}/rides/book`,
+    `${web.server.url}/rides/book`,
     'POST',
     { pickupLocation: 'Whitefield ITPL', dropLocation: 'Marathahalli', pickupLat: 12.9855, pickupLon: 77.7364, dropLat: 12.9569, dropLon: 77.7011, paymentMode: 'CASH' },
     riderAccount.token,
@@ -103,10 +90,10 @@ test('a driver who cancels an accepted ride is told first that it costs them not
   assert.equal(booked.status, 200);
   assert.equal(await accept(driverAccount), booked.body.id);
 
-  const context = await phone(browser, { permissions: ['geolocation'], geolocation: { latitude: NEAR_WHITEFIELD.lat, longitude: NEAR_WHITEFIELD.lon } });
+  const context = await phone(web.browser, { permissions: ['geolocation'], geolocation: { latitude: NEAR_WHITEFIELD.lat, longitude: NEAR_WHITEFIELD.lon } });
   const driver = new Screens(await context.newPage(), 'driver-cancel');
   const page = driver.page;
-  await logIn(driver, `${server.url}/app/driver`, driverAccount);
+  await logIn(driver, `${web.server.url}/app/driver`, driverAccount);
   await page.getByRole('heading', { name: 'Pick up Farah Rider' }).waitFor();
   await page.getByRole('button', { name: 'Cancel ride' }).click();
   await page.getByTestId('cancellation-fee').filter({ hasText: 'Cancelling now is free.' }).waitFor();
@@ -114,7 +101,7 @@ test('a driver who cancels an accepted ride is told first that it costs them not
   await page.getByRole('button', { name: 'Yes, cancel' }).click();
 
   await page.getByRole('heading', { name: 'Cancelled' }).waitFor();
-  const ride = (await http(`${server.url}/rides/status/${booked.body.id}`, 'GET', undefined, riderAccount.token)).body;
+  const ride = (await http(`${web.server.url}/rides/status/${booked.body.id}`, 'GET', undefined, riderAccount.token)).body;
   assert.equal(ride.status, 'CANCELLED');
   assert.equal(ride.cancelledBy, 'driver');
   assert.equal(ride.cancellationFee, null);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { lastScreens, launchChromium, phone, Screens, startWebServer, type WebServer } from './browser.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { phone, Screens, serverAndBrowser } from './browser.ts';
 
 // A rider and a driver, each in their own browser, take a whole ride through the two apps against
 // a real server: sign-up with the mailed code, the offer pushed to the driver, the driver's
@@ -13,32 +13,20 @@ const PICKUP = { latitude: 12.9756, longitude: 77.6066 };
 /** About a kilometre north of it, where the driver starts. */
 const START = { latitude: 12.9846, longitude: 77.6066 };
 
-let server: WebServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startWebServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await lastScreens();
-  await browser?.close();
-  await server?.stop();
-});
+const web = serverAndBrowser();
 
 async function signUp(screens: Screens, path: string, name: string): Promise<string> {
   const { page } = screens;
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}@example.com`;
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${web.server.url}${path}`);
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
   await screens.check('log-in');
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.getByLabel('Your name').fill(name);
   await page.getByLabel('E-mail').fill(email);
-  const mailsBefore = server.smtp.mails.length;
+  const mailsBefore = web.server.smtp.mails.length;
   await page.getByRole('button', { name: 'Send me a code' }).click();
-  const code = await server.smtp.otpFor(email, mailsBefore);
+  const code = await web.server.smtp.otpFor(email, mailsBefore);
   await page.getByLabel('Code from the e-mail').fill(code);
   await page.getByLabel('Choose a password').fill('a good password');
   await screens.check('sign-up-code');
@@ -55,8 +43,8 @@ async function waitForMove(page: Page, before: string | null): Promise<string | 
 }
 
 test('a rider and a driver complete a whole ride through the apps', async () => {
-  const riderContext = await phone(browser);
-  const driverContext = await phone(browser, { geolocation: START, permissions: ['geolocation'] });
+  const riderContext = await phone(web.browser);
+  const driverContext = await phone(web.browser, { geolocation: START, permissions: ['geolocation'] });
   const rider = new Screens(await riderContext.newPage(), 'rider');
   const driver = new Screens(await driverContext.newPage(), 'driver');
   const r = rider.page;

@@ -1,5 +1,12 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import type { Role } from '../../src/platform/auth/roles.ts';
+import { freshDatabase, smtpSink } from './app.ts';
+import { uniqueEmail } from './factories.ts';
+import { POSTGRES_URL, REDIS_URL } from './production.ts';
+import type { SmtpSink } from './smtp-sink.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -50,4 +57,77 @@ export async function http(url: string, method = 'GET', body?: unknown, token?: 
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export interface Instances {
+  servers: ServerProcess[];
+  smtp: SmtpSink;
+  /** The environment every instance was started with. */
+  env: Record<string, string>;
+  /** Stops the instances still running (a test may have killed some) one by one, then drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` instances of the service on one fresh PostgreSQL schema and one Redis, as behind a load
+ * balancer: one JWT secret, mail to the test SMTP sink, rate limits and the OTP cooldown off unless
+ * `extraEnv` sets them. Their Redis keys carry a prefix nobody else uses, unless `extraEnv` names a
+ * Redis (a private database) or a prefix of its own.
+ */
+export async function startInstances(count: number, extraEnv: Record<string, string> = {}): Promise<Instances> {
+  const database = await freshDatabase(POSTGRES_URL);
+  const smtp = await smtpSink();
+  const ownRedis = 'REDIS_URL' in extraEnv || 'REDIS_KEY_PREFIX' in extraEnv;
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    ...(ownRedis ? {} : { REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:` }),
+    JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    OTP_RESEND_COOLDOWN_SECONDS: '0',
+    ...extraEnv,
+  };
+  // All at once: the migration lock lets exactly one of them migrate.
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(env)));
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stop = async () => {
+    for (const server of servers) {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await database.drop();
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { servers, smtp, env, stop };
+}
+
+export interface HttpAccount {
+  id: number;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/**
+ * Signs an account up over HTTP (its code read from the sink) and logs it in. Given several
+ * instances, the steps go round them: the code is asked of the first, used on the second, and the
+ * login made on the next, as a client behind a load balancer lands anywhere.
+ */
+export async function signUpOn(smtp: SmtpSink, on: ServerProcess | readonly ServerProcess[], role: Role, email = uniqueEmail(role.toLowerCase())): Promise<HttpAccount> {
+  const servers = 'url' in on ? [on] : on;
+  const url = (step: number) => servers[step % servers.length].url;
+  const password = 'password-123';
+  const mailsBefore = smtp.mails.length;
+  assert.equal((await http(`${url(0)}/auth/signup/request-otp`, 'POST', { name: role, email })).status, 200);
+  const otp = await smtp.otpFor(email, mailsBefore);
+  assert.equal((await http(`${url(1)}/auth/signup`, 'POST', { name: role, email, password, otp, role })).status, 200);
+  const login = await http(`${url(2)}/auth/login`, 'POST', { email, password, role });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  return { id: login.body.id, email, password, token: login.body.accessToken };
 }

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { freshDatabase, smtpSink } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/factories.ts';
-import { POSTGRES_URL, privateRedisDatabase, productionServicesMissing } from '../helpers/production.ts';
-import { startServer, type ServerProcess } from '../helpers/server-process.ts';
-import type { SmtpSink } from '../helpers/smtp-sink.ts';
+import type { Role } from '../../src/platform/auth/roles.ts';
+import { privateRedisDatabase, productionServicesMissing } from '../helpers/production.ts';
+import { signUpOn, startInstances, type Instances, type ServerProcess } from '../helpers/server-process.ts';
 
 const missing = await productionServicesMissing();
 const RATE_LIMIT = 60;
@@ -23,22 +21,12 @@ function client(ip = `10.${randomBytes(3).join('.')}`) {
 }
 
 describe('two instances behind one address', { skip: missing }, () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let smtp: SmtpSink;
+  let instances: Instances;
   let a: ServerProcess;
   let b: ServerProcess;
-  let env: Record<string, string>;
 
-  const signUp = async (role: string) => {
-    const api = client();
-    const email = uniqueEmail(role.toLowerCase());
-    const mailsBefore = smtp.mails.length;
-    assert.equal((await api(a.url, 'POST', '/auth/signup/request-otp', { name: role, email })).status, 200);
-    const otp = await smtp.otpFor(email, mailsBefore);
-    assert.equal((await api(b.url, 'POST', '/auth/signup', { name: role, email, password: 'password-123', otp, role })).status, 200);
-    const login = await api(a.url, 'POST', '/auth/login', { email, password: 'password-123', role });
-    return { id: login.body.id as number, token: login.body.accessToken as string };
-  };
+  // Sign-ups come from the local address: /auth has its own budget, off here, so they use none of a client's.
+  const signUp = (role: Role) => signUpOn(instances.smtp, [a, b], role);
 
   /** A new rider's ride booked on A and accepted by a new driver on B. */
   const rideAcceptedAcross = async (trip: object) => {
@@ -53,33 +41,18 @@ describe('two instances behind one address', { skip: missing }, () => {
   };
 
   before(async () => {
-    database = await freshDatabase(POSTGRES_URL);
-    smtp = await smtpSink();
-    env = {
-      DATABASE_URL: database.url,
+    // The two start at once: that both come up shows the migration lock let exactly one of them migrate.
+    instances = await startInstances(2, {
       REDIS_URL: await privateRedisDatabase(9),
-      JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
-      SMTP_URL: smtp.url,
       TRUST_PROXY: '1',
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
       // A few riders book many rides under load here; the open-ride limit has tests of its own.
       MAX_OPEN_RIDES_PER_RIDER: '100',
-      OTP_RESEND_COOLDOWN_SECONDS: '0',
-    };
-    // Both start at once: the migration lock lets exactly one of them migrate.
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    });
+    [a, b] = instances.servers;
   });
 
-  after(async () => {
-    for (const server of [a, b]) {
-      if (server?.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-    }
-    await database?.drop();
-  });
+  after(() => instances?.stop());
 
   test('a ride booked on A is accepted on B and followed on either', async () => {
     const { api, driver, ride } = await rideAcceptedAcross({ pickupLat: 12.97, pickupLon: 77.59, dropLat: 12.93, dropLon: 77.62 });

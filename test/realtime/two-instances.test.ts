@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { freshDatabase, smtpSink } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/factories.ts';
-import { POSTGRES_URL, REDIS_URL, productionServicesMissing } from '../helpers/production.ts';
-import { http, startServer, type ServerProcess } from '../helpers/server-process.ts';
-import type { SmtpSink } from '../helpers/smtp-sink.ts';
+import { productionServicesMissing } from '../helpers/production.ts';
+import { http, signUpOn, startInstances, type Instances, type ServerProcess } from '../helpers/server-process.ts';
 import { TRIP } from '../helpers/rides.ts';
 import { TestSocket, type ServerMessage } from './socket-client.ts';
 
@@ -15,26 +11,14 @@ const wsUrl = (server: ServerProcess) => `${server.url.replace('http://', 'ws://
 const positionAt = (lat: number) => (m: ServerMessage) => m.type === 'ride.position' && m.data.lat === lat;
 
 describe('the realtime channel on two instances sharing PostgreSQL and Redis', { skip: missing }, () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let smtp: SmtpSink;
-  let env: Record<string, string>;
+  let instances: Instances;
   let a: ServerProcess;
   let b: ServerProcess;
 
-  const signUp = async (role: 'RIDER' | 'DRIVER') => {
-    const email = uniqueEmail(role.toLowerCase());
-    const mailsBefore = smtp.mails.length;
-    assert.equal((await http(`${a.url}/auth/signup/request-otp`, 'POST', { name: role, email })).status, 200);
-    const otp = await smtp.otpFor(email, mailsBefore);
-    assert.equal((await http(`${b.url}/auth/signup`, 'POST', { name: role, email, password: 'password-123', otp, role })).status, 200);
-    const login = await http(`${a.url}/auth/login`, 'POST', { email, password: 'password-123', role });
-    return { id: login.body.id as number, token: login.body.accessToken as string };
-  };
-
   /** A new rider and driver, and the rider's ride booked on A. */
   const bookedOnA = async () => {
-    const rider = await signUp('RIDER');
-    const driver = await signUp('DRIVER');
+    const rider = await signUpOn(instances.smtp, [a, b], 'RIDER');
+    const driver = await signUpOn(instances.smtp, [a, b], 'DRIVER');
     const booked = await http(`${a.url}/rides/book`, 'POST', TRIP, rider.token);
     assert.equal(booked.status, 200);
     return { rider, driver, ride: booked.body as { id: number; pickupLat: number; pickupLon: number } };
@@ -45,31 +29,11 @@ describe('the realtime channel on two instances sharing PostgreSQL and Redis', {
   };
 
   before(async () => {
-    database = await freshDatabase(POSTGRES_URL);
-    smtp = await smtpSink();
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      // Keys of their own in the shared Redis, shared by both instances.
-      REDIS_KEY_PREFIX: `test-realtime-${randomBytes(4).toString('hex')}:`,
-      JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
-      SMTP_URL: smtp.url,
-      RATE_LIMIT_PER_MINUTE: '0',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      OTP_RESEND_COOLDOWN_SECONDS: '0',
-    };
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    instances = await startInstances(2);
+    [a, b] = instances.servers;
   });
 
-  after(async () => {
-    for (const server of [a, b]) {
-      if (server?.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-    }
-    await database?.drop();
-  });
+  after(() => instances?.stop());
 
   test('a ride accepted and a position reported on A reach the rider connected to B', async () => {
     const { rider, driver, ride } = await bookedOnA();

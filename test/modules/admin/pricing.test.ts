@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
-import { call, freshDatabase, smtpSink } from '../../helpers/app.ts';
+import { call } from '../../helpers/app.ts';
 import { signUp, uniqueEmail } from '../../helpers/factories.ts';
-import { POSTGRES_URL, productionServicesMissing, REDIS_URL } from '../../helpers/production.ts';
+import { productionServicesMissing } from '../../helpers/production.ts';
 import { accept, assertError, assertOk, bookRide, riderFee } from '../../helpers/rides.ts';
-import { http, startServer, type ServerProcess } from '../../helpers/server-process.ts';
-import type { SmtpSink } from '../../helpers/smtp-sink.ts';
+import { http, signUpOn, startInstances, type Instances, type ServerProcess } from '../../helpers/server-process.ts';
 import { auditOf, operatorApp, type OperatorApp } from './operator.ts';
 
 /** Version 2: a dearer mini (flag fare +30) and a steeper cancellation rule. */
@@ -111,55 +109,23 @@ describe('operator API: pricing', () => {
 const missing = await productionServicesMissing();
 
 describe('pricing on two instances (PostgreSQL and Redis)', { skip: missing }, () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let smtp: SmtpSink;
+  let instances: Instances;
   let a: ServerProcess;
   let b: ServerProcess;
   const adminEmail = uniqueEmail('operator');
 
-  const signUpOn = async (server: ServerProcess, role: string, email = uniqueEmail(role.toLowerCase())) => {
-    const mailsBefore = smtp.mails.length;
-    assert.equal((await http(`${server.url}/auth/signup/request-otp`, 'POST', { name: role, email })).status, 200);
-    const otp = await smtp.otpFor(email, mailsBefore);
-    assert.equal((await http(`${server.url}/auth/signup`, 'POST', { name: role, email, password: 'password-123', otp, role })).status, 200);
-    const login = await http(`${server.url}/auth/login`, 'POST', { email, password: 'password-123', role });
-    return { id: login.body.id as number, token: login.body.accessToken as string };
-  };
   const quote = async (server: ServerProcess) => (await http(`${server.url}${ESTIMATE}`)).body.fare as number;
 
   before(async () => {
-    database = await freshDatabase(POSTGRES_URL);
-    smtp = await smtpSink();
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      // A prefix of its own: the two instances share it, nobody else does.
-      REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
-      JWT_SECRET: 'a-shared-secret-of-at-least-thirty-two-bytes',
-      SMTP_URL: smtp.url,
-      ADMIN_EMAILS: adminEmail,
-      RATE_LIMIT_PER_MINUTE: '0',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      OTP_RESEND_COOLDOWN_SECONDS: '0',
-      DISPATCH_MODE: 'broadcast',
-      WEB_APPS: 'false',
-    };
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    instances = await startInstances(2, { ADMIN_EMAILS: adminEmail, DISPATCH_MODE: 'broadcast', WEB_APPS: 'false' });
+    [a, b] = instances.servers;
   });
-  after(async () => {
-    for (const server of [a, b]) {
-      if (server?.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-    }
-    await database?.drop();
-  });
+  after(() => instances?.stop());
 
   test('version 2 made on A is quoted by both within a second; a ride booked under version 1 keeps it on both', async () => {
-    const admin = await signUpOn(a, 'ADMIN', adminEmail);
-    const rider = await signUpOn(b, 'USER');
-    const driver = await signUpOn(b, 'DRIVER');
+    const admin = await signUpOn(instances.smtp, a, 'ADMIN', adminEmail);
+    const rider = await signUpOn(instances.smtp, b, 'USER');
+    const driver = await signUpOn(instances.smtp, b, 'DRIVER');
     assert.deepEqual([await quote(a), await quote(b)], [V1_FARE, V1_FARE]);
     const old = await http(`${b.url}/rides/book`, 'POST', { pickupLat: 12.9716, pickupLon: 77.5946, dropLat: 12.9352, dropLon: 77.6245 }, rider.token);
     assert.equal(old.status, 200);
