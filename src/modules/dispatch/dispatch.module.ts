@@ -53,7 +53,9 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
     clock,
   });
   await availability.listen();
-  const events = new OfferEvents({ hub: deps.hub, bus, availability, log });
+  // Only nearest mode offers between rounds; batched rounds come on their own timer.
+  const nudge = deps.settings.mode === 'nearest' ? () => void bus.publish('dispatch.nudge', {}).catch(() => undefined) : () => undefined;
+  const events = new OfferEvents({ hub: deps.hub, nudge, availability, log });
   const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events, clock });
 
   drivers.onPosition((position) => availability.onPosition(position));
@@ -67,7 +69,7 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
   rides.transitions.on('CANCELLED', offers.onCancelled);
   rides.updates.onChange((ride) => {
     // A booking may be offered at once (nearest mode); a driver whose ride ended is free again.
-    if (ride.status === 'REQUESTED') void bus.publish('dispatch.nudge', {}).catch(() => undefined);
+    if (ride.status === 'REQUESTED') nudge();
     else if (ride.driver_id !== null) {
       const driverId = ride.driver_id;
       const update = ride.status === 'ACCEPTED' ? availability.withdraw(driverId) : ride.status === 'PICKED' ? Promise.resolve() : availability.recheck(driverId);

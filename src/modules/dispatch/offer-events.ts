@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/transaction.ts';
-import type { ServiceBus, UserHub } from '../../events.ts';
+import type { UserHub } from '../../events.ts';
 import { toIso } from '../../platform/clock.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { Availability } from './availability.ts';
@@ -33,13 +33,14 @@ export function toOffer(row: OfferRow): Offer {
  */
 export class OfferEvents {
   readonly #hub: UserHub;
-  readonly #bus: ServiceBus;
+  readonly #nudge: () => void;
   readonly #availability: Availability;
   readonly #log: FastifyBaseLogger;
 
-  constructor(deps: { hub: UserHub; bus: ServiceBus; availability: Availability; log: FastifyBaseLogger }) {
+  /** `nudge` asks the dispatcher for a round now (the ride goes to the next driver at once). */
+  constructor(deps: { hub: UserHub; nudge: () => void; availability: Availability; log: FastifyBaseLogger }) {
     this.#hub = deps.hub;
-    this.#bus = deps.bus;
+    this.#nudge = deps.nudge;
     this.#availability = deps.availability;
     this.#log = deps.log;
   }
@@ -57,7 +58,7 @@ export class OfferEvents {
   ended(tx: Tx, offers: readonly OfferRow[], message: 'offer.withdrawn' | 'offer.expired' | undefined): void {
     tx.afterCommit(() => {
       for (const offer of offers) void this.#update(offer, () => this.#availability.recheck(offer.driver_id)).then(() => message && this.#tell(offer, message));
-      if (offers.length > 0) void this.#bus.publish('dispatch.nudge', {}).catch(() => undefined);
+      if (offers.length > 0) this.#nudge();
     });
   }
 

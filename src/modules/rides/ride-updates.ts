@@ -37,13 +37,14 @@ export class RideUpdates {
   announce(tx: Tx, ride: RideRow, from: RideStatus | null): void {
     tx.afterCommit(() => {
       for (const listener of this.#listeners) listener(ride, from);
-      void this.#announce(ride);
+      void this.#announce(ride, from);
     });
   }
 
-  async #announce(ride: RideRow): Promise<void> {
+  async #announce(ride: RideRow, from: RideStatus | null): Promise<void> {
     try {
-      await this.#snapshots.changed(ride);
+      // A ride just booked is remembered nowhere yet: no instance has anything to forget.
+      if (from !== null) await this.#snapshots.changed(ride);
       const position = ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id) : undefined;
       await this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' }));
       if (ride.driver_id !== null) await this.#hub.send(ride.driver_id, 'ride.updated', toRide(ride, { position }));
