@@ -2,22 +2,14 @@ import { parseArgs } from 'node:util';
 import type { DispatchMode } from '../src/platform/vocabulary.ts';
 import type { AdminAccess } from './accounts.ts';
 import { cityNames, loadCity, type City } from './cities.ts';
+import type { CityDay } from './simulation.ts';
 
 /** The modes whose offers simulated drivers answer (in `broadcast` nobody is offered anything). */
 export const COMPARABLE_MODES: readonly DispatchMode[] = ['nearest', 'batched'];
 
-export interface CliOptions {
+export interface CliOptions extends CityDay {
   url: string | undefined;
   admin: AdminAccess | undefined;
-  city: City;
-  seed: number;
-  drivers: number;
-  riders: number;
-  minutes: number;
-  speed: number;
-  startMinute: number;
-  load: number;
-  drainMinutes: number;
   compare: DispatchMode[] | undefined;
   dispatch: DispatchMode;
   report: string | undefined;

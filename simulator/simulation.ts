@@ -11,9 +11,8 @@ import { SimRider } from './rider.ts';
 import { OsrmRouter, StraightRouter } from './routing.ts';
 import { World } from './world.ts';
 
-export interface RunOptions {
-  url: string;
-  admin: AdminAccess;
+/** The simulated day: the same values give the same bookings and drivers. */
+export interface CityDay {
   city: City;
   seed: number;
   drivers: number;
@@ -26,6 +25,11 @@ export interface RunOptions {
   load: number;
   /** Simulated minutes the run waits after the last booking for open rides to end. */
   drainMinutes: number;
+}
+
+export interface RunOptions extends CityDay {
+  url: string;
+  admin: AdminAccess;
   osrmUrl?: string;
   payments: PaymentStep;
   /** Ends the run early (Ctrl-C): open rides are cancelled and the figures cover what happened. */

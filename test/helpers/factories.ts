@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
+import type { Config } from '../../src/config.ts';
 import type { Role } from '../../src/platform/auth/roles.ts';
-import { call, type TestApp } from './app.ts';
+import { call, createTestApp, type TestApp } from './app.ts';
 
 export interface TestUser {
   id: number;
@@ -30,4 +31,11 @@ export async function signUp(t: TestApp, fields: { role?: Role; name?: string; e
   const login = await call(t.app, 'POST', '/auth/login', { body: { email, password, role } });
   assert.equal(login.status, 200, JSON.stringify(login.body));
   return { id: login.body.id, name, email, password, role, token: login.body.accessToken, refreshToken: login.body.refreshToken };
+}
+
+/** A test app with one operator: an e-mail of ADMIN_EMAILS, signed up as ADMIN. */
+export async function createTestAppWithAdmin(overrides: Partial<Config> = {}): Promise<{ t: TestApp; admin: TestUser }> {
+  const email = uniqueEmail('admin');
+  const t = await createTestApp({ ...overrides, adminEmails: new Set([email]) });
+  return { t, admin: await signUp(t, { role: 'ADMIN', email }) };
 }

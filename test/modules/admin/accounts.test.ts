@@ -3,14 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { connectDatabase } from '../../../src/db/connect.ts';
 import type { Database } from '../../../src/db/database.ts';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { FakeRazorpay, KEY_ID, KEY_SECRET, WEBHOOK_SECRET } from '../../helpers/fake-razorpay.ts';
 import { assertError, assertOk, bookRide, TRIP } from '../../helpers/rides.ts';
 
 // Operators' work on accounts: list, block, unblock, erase, and the queue of deletion requests.
-
-const ADMIN_EMAIL = 'accounts-operator@example.com';
 
 /** Every text column of every table, read from the database's own catalog. */
 async function textColumns(db: Kysely<Database>, kind: 'sqlite' | 'postgres'): Promise<Array<{ table: string; column: string }>> {
@@ -38,8 +36,7 @@ describe('operator API: accounts', () => {
 
   before(async () => {
     provider = await new FakeRazorpay().start();
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]), razorpay: { keyId: KEY_ID, keySecret: KEY_SECRET, apiUrl: provider.url, webhookSecret: WEBHOOK_SECRET } });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin({ razorpay: { keyId: KEY_ID, keySecret: KEY_SECRET, apiUrl: provider.url, webhookSecret: WEBHOOK_SECRET } }));
   });
   after(async () => {
     await t.close();

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
-
-const ADMIN_EMAIL = 'operator-access@example.com';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 
 describe('operator API: access and accounts', () => {
   let t: TestApp;
@@ -11,8 +9,7 @@ describe('operator API: access and accounts', () => {
   let rider: TestUser;
   let driver: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
     rider = await signUp(t, { role: 'USER' });
     driver = await signUp(t, { role: 'DRIVER' });
   });

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { createTestAppWithAdmin, signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { assertError } from '../../helpers/rides.ts';
 
 // A change of role or password, a re-signup, a block and an erasure end every token issued before
@@ -26,8 +26,7 @@ describe('tokens end with account changes', () => {
   let t: TestApp;
   let admin: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
   });
   after(() => t.close());
 
@@ -101,8 +100,7 @@ describe('another instance', () => {
   let other: FastifyInstance;
   let admin: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
     // Same database, its own event bus (a prefix of its own under Redis): only the poll can tell it.
     other = await buildApp({ ...t.config, redisKeyPrefix: `test:${randomBytes(6).toString('hex')}:` }, { clock: t.clock, logger: false });
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { toIso } from '../../../src/platform/clock.ts';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, near, noOfferFor, offerOf, offersOf, PICKUP } from '../../helpers/dispatch.ts';
 import { accept, assertError, assertOk, bookRide } from '../../helpers/rides.ts';
 import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
@@ -14,7 +14,6 @@ import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 
 const ROUND_MS = 60;
 const TTL_MS = 15_000;
-const ADMIN_EMAIL = 'offers-admin@example.com';
 
 for (const mode of ['nearest', 'batched'] as const) {
   describe(`offers (${mode})`, () => {
@@ -22,8 +21,7 @@ for (const mode of ['nearest', 'batched'] as const) {
     let admin: TestUser;
     const sockets: TestSocket[] = [];
     before(async () => {
-      t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]), dispatch: { mode, batchMs: ROUND_MS, offerTtlMs: TTL_MS, maxMs: 120_000 } });
-      admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+      ({ t, admin } = await createTestAppWithAdmin({ dispatch: { mode, batchMs: ROUND_MS, offerTtlMs: TTL_MS, maxMs: 120_000 } }));
     });
     after(async () => {
       await Promise.all(sockets.map((socket) => socket.close()));

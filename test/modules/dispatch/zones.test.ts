@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { neighboursOf, zoneCentre, zoneOf } from '../../../src/platform/geo/zones.ts';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, eventually } from '../../helpers/dispatch.ts';
 import { assertError, assertOk, bookRide } from '../../helpers/rides.ts';
 
@@ -12,15 +12,13 @@ import { assertError, assertOk, bookRide } from '../../helpers/rides.ts';
 // every round (ROUND_MS here); every instance quotes from it.
 
 const ROUND_MS = 60;
-const ADMIN_EMAIL = 'zones-admin@example.com';
 
 describe('zones and surge', () => {
   let t: TestApp;
   let admin: TestUser;
   before(async () => {
     // Broadcast: nothing is offered, so open requests stay open and the table is all there is to see.
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]), dispatch: { mode: 'broadcast', batchMs: ROUND_MS, offerTtlMs: 15_000, maxMs: 600_000 } });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin({ dispatch: { mode: 'broadcast', batchMs: ROUND_MS, offerTtlMs: 15_000, maxMs: 600_000 } }));
   });
   after(() => t.close());
 

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, createTestApp, type Reply, type TestApp } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { call, type Reply, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import { accept, acceptedRide, assertError, assertOk, bookRide, pickedRide, rideStatus, riderFee, setStatus, tripNorth, tripWithFare } from '../../helpers/rides.ts';
-
-const ADMIN_EMAIL = 'cancel-admin@example.com';
 
 /**
  * Trips whose fares land below, inside and above both fee clamps, whatever the live surge (1–2×):
@@ -44,8 +42,7 @@ describe('cancellation', () => {
   let t: TestApp;
   let admin: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
   });
   after(() => t.close());
 

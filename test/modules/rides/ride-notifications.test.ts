@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import {
   accept,
   acceptedRide,
@@ -16,14 +16,11 @@ import {
   setStatus,
 } from '../../helpers/rides.ts';
 
-const ADMIN_EMAIL = 'notify-admin@example.com';
-
 describe('ride notifications', () => {
   let t: TestApp;
   let admin: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
   });
   after(() => t.close());
 

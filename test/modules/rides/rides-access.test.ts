@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { call, type TestApp } from '../../helpers/app.ts';
+import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import {
   accept,
   acceptedRide,
@@ -14,15 +14,13 @@ import {
   setStatus,
 } from '../../helpers/rides.ts';
 
-const ADMIN_EMAIL = 'rides-access-admin@example.com';
 const somewhere = { lat: 12.97, lon: 77.59 };
 
 describe('who may do what with a ride', () => {
   let t: TestApp;
   let admin: TestUser;
   before(async () => {
-    t = await createTestApp({ adminEmails: new Set([ADMIN_EMAIL]) });
-    admin = await signUp(t, { role: 'ADMIN', email: ADMIN_EMAIL });
+    ({ t, admin } = await createTestAppWithAdmin());
   });
   after(() => t.close());
 
