@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { AuthUser, Role } from './roles.ts';
-import type { TokenService } from './tokens.ts';
+import type { TokenService, VerifiedToken } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,6 +15,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** When the caller's access token expires (epoch ms), 0 without one: live streams end then. */
+    tokenExpiresAt: number;
   }
 }
 
@@ -26,6 +28,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
  */
 export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyInstance, { tokens }) => {
   app.decorateRequest('user', null);
+  app.decorateRequest('tokenExpiresAt', 0);
 
   app.addHook('onRoute', (route) => {
     if (route.config?.public) {
@@ -33,8 +36,9 @@ export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyIn
       return;
     }
     const roles = route.config?.roles;
-    const admit = (request: FastifyRequest, { id, role }: AuthUser) => {
+    const admit = (request: FastifyRequest, { id, role, expiresAt }: VerifiedToken) => {
       request.user = { id, role };
+      request.tokenExpiresAt = expiresAt;
       if (roles && !roles.includes(role)) throw forbidden(`This action is not available to the ${role} role`);
     };
     // A token seen before is settled synchronously; only a new one waits for the signature check.
@@ -66,8 +70,9 @@ export const authentication = fp<{ tokens: TokenService }>(async (app: FastifyIn
     if (!match) return done(unauthorized('The Authorization header must be a bearer access token', 'INVALID_TOKEN'));
     tokens
       .verify(match[1], 'access')
-      .then(({ id, role }) => {
+      .then(({ id, role, expiresAt }) => {
         request.user = { id, role };
+        request.tokenExpiresAt = expiresAt;
       })
       .then(() => done(), done);
   };

@@ -48,10 +48,14 @@ export class SseStreams<M extends EventMap> {
     for (const message of [...attachment.replay, ...waiting]) write(message);
     live = true;
     const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), this.#limits.heartbeatMs);
+    // Like a socket, a stream lives no longer than the token that opened it: the browser reconnects
+    // with the token it holds, which is refused once expired.
+    const expiry = setTimeout(() => stream.end(), Math.max(0, request.tokenExpiresAt - Date.now()));
     this.#open.set(stream, userId);
     stream.on('close', () => {
       attachment.detach();
       clearInterval(heartbeat);
+      clearTimeout(expiry);
       this.#open.delete(stream);
     });
   }
