@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { BoundedMap } from '../platform/bounded-map.ts';
 import type { Database, Db } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { migrateTo, migrateToLatest } from './migrate.ts';
 import { DirectTransactions, GroupCommit, type Transactions } from './transaction.ts';
 
 // Two pools per instance (readers and writers); several instances share PostgreSQL, so keep each modest.
@@ -40,8 +40,8 @@ export interface DatabaseConnection {
   db: Db;
   /** Every write goes through a unit: group commit on SQLite's one writer connection, one transaction each on PostgreSQL. */
   transactions: Transactions;
-  /** Brings the schema up to date (the writer's job; run once at start). */
-  migrate(): Promise<void>;
+  /** Brings the schema up to date (the writer's job; run once at start), or to the named migration (upgrade tests). */
+  migrate(to?: string): Promise<void>;
   /** Connections of each PostgreSQL pool now; none on SQLite, which keeps one connection for reading and one for writing. */
   pools(): PoolStats[];
   destroy(): Promise<void>;
@@ -57,7 +57,7 @@ export function connectDatabase(config: DatabaseConfig, onConnectionError: (erro
       kind: 'sqlite',
       db: reader,
       transactions: new GroupCommit(writer),
-      migrate: () => migrateToLatest(writer, 'sqlite'),
+      migrate: (to) => (to ? migrateTo(writer, 'sqlite', to) : migrateToLatest(writer, 'sqlite')),
       pools: () => [],
       destroy: async () => {
         if (reader !== writer) await reader.destroy();
@@ -76,7 +76,7 @@ export function connectDatabase(config: DatabaseConfig, onConnectionError: (erro
     kind: 'postgres',
     db: reader,
     transactions: new DirectTransactions(writer),
-    migrate: () => migrateToLatest(writer, 'postgres'),
+    migrate: (to) => (to ? migrateTo(writer, 'postgres', to) : migrateToLatest(writer, 'postgres')),
     pools: () => [stats('reader', readerPool), stats('writer', writerPool)],
     destroy: async () => {
       await Promise.all([reader.destroy(), writer.destroy()]);

@@ -58,6 +58,8 @@ export interface UserSettingsTable {
   ac_preference: string;
   quiet_ride: number;
   delete_account_requested: number;
+  /** When the user asked (epoch ms); null while no request is open. */
+  delete_account_requested_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config.ts';
 import * as accounts from './migrations/2026-11-22-01-accounts.ts';
 import * as rides from './migrations/2026-11-22-02-rides.ts';
@@ -17,6 +17,7 @@ import * as accountStatus from './migrations/2026-11-25-11-account-status.ts';
 import * as refunds from './migrations/2026-11-25-12-refunds.ts';
 import * as complaints from './migrations/2026-11-25-21-complaints.ts';
 import * as overviewIndexes from './migrations/2026-11-25-22-overview-indexes.ts';
+import * as deletionRequestTime from './migrations/2026-11-25-23-deletion-request-time.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -36,16 +37,28 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-12-refunds': refunds,
   '2026-11-25-21-complaints': complaints,
   '2026-11-25-22-overview-indexes': overviewIndexes,
+  '2026-11-25-23-deletion-request-time': deletionRequestTime,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
-export async function migrateToLatest(db: Kysely<any>, kind: DatabaseConfig['kind']): Promise<void> {
+export function migrateToLatest(db: Kysely<any>, kind: DatabaseConfig['kind']): Promise<void> {
+  return migrate(db, kind, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema to the named migration, so upgrade tests can put rows in an older schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export function migrateTo(db: Kysely<any>, kind: DatabaseConfig['kind'], name: string): Promise<void> {
+  return migrate(db, kind, (migrator) => migrator.migrateTo(name));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+async function migrate(db: Kysely<any>, kind: DatabaseConfig['kind'], run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
   const migrationTableSchema =
     kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Database migration ${failed} failed`, { cause: error });

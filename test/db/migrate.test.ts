@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
@@ -44,5 +45,33 @@ describe('migrations on PostgreSQL', { skip: postgresUrl ? false : 'DATABASE_URL
       await admin.end();
     }
     assert.ok(churned > 10, `other schemas came and went meanwhile (${churned})`);
+  });
+});
+
+describe('upgrades', () => {
+  test('deletion requests made before their time was kept get their settings\' last change as that time', async () => {
+    const database = await freshDatabase();
+    const connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
+    try {
+      await connection.migrate('2026-11-25-22-overview-indexes');
+      await connection.transactions.run(async ({ db }) => {
+        for (const [id, requested] of [[1, 1], [2, 0]]) {
+          await sql`insert into users (id, email, name, password_hash, role, created_at, updated_at) values (${id}, ${`u${id}@example.com`}, 'U', 'x', 'USER', 1, 1)`.execute(db);
+          await sql`insert into user_settings (user_id, trip_sharing_default, hide_phone_number, emergency_contact, default_payment_method, auto_tip_enabled,
+            invoice_email_enabled, map_style, avoid_tolls, avoid_highways, navigation_voice_language, preferred_vehicle_type, ac_preference, quiet_ride,
+            delete_account_requested, created_at, updated_at)
+            values (${id}, 0, 0, '', 'CASH', 0, 0, 'standard', 0, 0, 'en', 'any', 'any', 0, ${requested}, 100, ${1000 + id})`.execute(db);
+        }
+      });
+      await connection.migrate();
+      const rows = await connection.db.selectFrom('user_settings').select(['user_id', 'delete_account_requested_at']).orderBy('user_id').execute();
+      assert.deepEqual(
+        rows.map((row) => [row.user_id, row.delete_account_requested_at === null ? null : Number(row.delete_account_requested_at)]),
+        [[1, 1001], [2, null]],
+      );
+    } finally {
+      await connection.destroy();
+      await database.drop();
+    }
   });
 });

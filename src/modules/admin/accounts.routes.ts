@@ -6,7 +6,7 @@ import { errorResponses } from '../../platform/errors.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 import { Account } from '../auth/auth.schemas.ts';
 import type { AccountDirectory, AdminAccounts } from './accounts.service.ts';
-import { AccountQuery, AdminUser, BlockBody, CreateUserBody, PageOf, UserIdParams } from './admin.schemas.ts';
+import { AccountQuery, AdminUser, BlockBody, CreateUserBody, DeletionRequest, PageOf, UserIdParams } from './admin.schemas.ts';
 
 /** Operators' work on accounts (prefix /admin). */
 export async function accountsRoutes(fastify: FastifyInstance, { accounts, directory }: { accounts: AdminAccounts; directory: AccountDirectory }) {
@@ -70,7 +70,7 @@ export async function accountsRoutes(fastify: FastifyInstance, { accounts, direc
       tags,
       summary: 'Accounts whose users asked to be deleted (settings deleteAccountRequested) and are not erased yet',
       querystring: PageQuery,
-      response: { 200: PageOf(Account), ...errorResponses(400, 401, 403) },
+      response: { 200: PageOf(DeletionRequest), ...errorResponses(400, 401, 403) },
     },
   }, async (request) => directory.deletionRequests(request.query));
 }

@@ -1,6 +1,7 @@
 import type { Tx, Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
+import { toIso } from '../../platform/clock.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { toPage, type PageQuery } from '../../platform/pagination.ts';
 import { ERASED_NAME, erasedEmail } from '../auth/account-lifecycle.ts';
@@ -9,7 +10,7 @@ import type { Account } from '../auth/auth.schemas.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import * as repository from './accounts.repository.ts';
 import type { AuditTrail } from './audit.ts';
-import type { AccountQuery, AdminUser, CreateUserBody } from './admin.schemas.ts';
+import type { AccountQuery, AdminUser, CreateUserBody, DeletionRequest } from './admin.schemas.ts';
 
 type Page = { items: Account[]; nextCursor: string | null };
 
@@ -89,11 +90,15 @@ export class AccountDirectory {
     return this.#auth.accounts.list({ role: query.role, status: query.status, q: query.q?.trim() || undefined }, toPage(query));
   }
 
-  /** Accounts whose users asked to be deleted (the settings flag, which erasure clears), newest request rows first. */
-  async deletionRequests(query: PageQuery): Promise<Page> {
-    const { userIds, nextCursor } = await this.#settings.deletionRequests(toPage(query));
-    const accounts = await this.#auth.accounts.find(userIds);
-    return { items: userIds.flatMap((id) => accounts.get(id) ?? []), nextCursor };
+  /** Accounts whose users asked to be deleted (the settings flag, which erasure clears) and since when, newest settings rows first. */
+  async deletionRequests(query: PageQuery): Promise<{ items: DeletionRequest[]; nextCursor: string | null }> {
+    const { requests, nextCursor } = await this.#settings.deletionRequests(toPage(query));
+    const accounts = await this.#auth.accounts.find(requests.map((request) => request.userId));
+    const items = requests.flatMap(({ userId, requestedAt }) => {
+      const account = accounts.get(userId);
+      return account ? [{ ...account, deletionRequestedAt: toIso(requestedAt) }] : [];
+    });
+    return { items, nextCursor };
   }
 }
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../../platform/auth/roles.ts';
-import { ACCOUNT_STATUSES } from '../auth/auth.schemas.ts';
+import { Account, ACCOUNT_STATUSES } from '../auth/auth.schemas.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 import { IdFilter } from '../../platform/schemas.ts';
 
@@ -33,6 +33,13 @@ export const AccountQuery = Type.Object({
   ...PageQuery.properties,
 });
 export type AccountQuery = Static<typeof AccountQuery>;
+
+/** An account in the deletion-request queue. */
+export const DeletionRequest = Type.Object({
+  ...Account.properties,
+  deletionRequestedAt: Type.String({ format: 'date-time', description: 'When the user asked (settings deleteAccountRequested turned on)' }),
+});
+export type DeletionRequest = Static<typeof DeletionRequest>;
 
 export const BlockBody = Type.Object({
   reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, for the audit trail and other operators (not shown to the user)' }),

@@ -21,18 +21,20 @@ export async function insertIfMissing(db: WriteDb, userId: number, values: Setti
     .execute();
 }
 
+/** `changes` holds only values that differ: a deletion request that appears is timed now, one withdrawn is cleared. */
 export async function update(db: WriteDb, userId: number, changes: SettingsUpdate, now: number): Promise<void> {
-  await db.updateTable('user_settings').set({ ...toRow(changes), updated_at: now }).where('user_id', '=', userId).execute();
+  const requested = changes.deleteAccountRequested === undefined ? {} : { delete_account_requested_at: changes.deleteAccountRequested ? now : null };
+  await db.updateTable('user_settings').set({ ...toRow(changes), ...requested, updated_at: now }).where('user_id', '=', userId).execute();
 }
 
 /** An erased user's settings: the emergency contact forgotten, the deletion request fulfilled. */
 export async function erase(db: WriteDb, userId: number, now: number): Promise<void> {
-  await db.updateTable('user_settings').set({ emergency_contact: '', delete_account_requested: 0, updated_at: now }).where('user_id', '=', userId).execute();
+  await db.updateTable('user_settings').set({ emergency_contact: '', delete_account_requested: 0, delete_account_requested_at: null, updated_at: now }).where('user_id', '=', userId).execute();
 }
 
 /** Users who asked for their account to be deleted, latest settings rows first (limit + 1, the extra one proving a next page). */
-export function deletionRequests(db: Db, page: Page): Promise<Array<{ id: number; user_id: number }>> {
-  let query = db.selectFrom('user_settings').select(['id', 'user_id']).where('delete_account_requested', '=', 1).orderBy('id', 'desc').limit(page.limit + 1);
+export function deletionRequests(db: Db, page: Page): Promise<Array<{ id: number; user_id: number; delete_account_requested_at: number | null }>> {
+  let query = db.selectFrom('user_settings').select(['id', 'user_id', 'delete_account_requested_at']).where('delete_account_requested', '=', 1).orderBy('id', 'desc').limit(page.limit + 1);
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
   return query.execute();
 }

@@ -42,9 +42,10 @@ export class SettingsService {
   }
 
   /** Users whose settings ask for their account to be deleted (erasure clears the flag), one page. */
-  async deletionRequests(page: Page): Promise<{ userIds: number[]; nextCursor: string | null }> {
+  async deletionRequests(page: Page): Promise<{ requests: Array<{ userId: number; requestedAt: number }>; nextCursor: string | null }> {
     const { items, nextCursor } = takePage(await repository.deletionRequests(this.#db, page), page.limit);
-    return { userIds: items.map((item) => item.user_id), nextCursor };
+    // Every open request has its time (the migration that added it gave older ones their last change).
+    return { requests: items.map((item) => ({ userId: item.user_id, requestedAt: item.delete_account_requested_at! })), nextCursor };
   }
 
   /** Applies the given fields; `updatedAt` moves only when a value actually changes. */

@@ -114,16 +114,25 @@ describe('operator API: accounts', () => {
     assert.equal((await auditOf(user.id)).length, 2, 'only the block and the erasure were audited');
   });
 
-  test('the deletion-request queue holds users who asked, until they are erased', async () => {
+  test('the deletion-request queue holds users who asked, since when they asked, until they are erased', async () => {
     const [asks, changesMind, stays] = [await signUp(t), await signUp(t), await signUp(t)];
-    for (const user of [asks, changesMind]) assertOk(await call(t.app, 'PUT', '/user-settings', { token: user.token, body: { deleteAccountRequested: true } }), 'ask');
-    assertOk(await call(t.app, 'PUT', '/user-settings', { token: changesMind.token, body: { deleteAccountRequested: false } }), 'withdraw');
-    const queue = async () => (await as('GET', '/admin/deletion-requests?limit=200')).body.items.map((a: { id: number }) => a.id);
+    const settings = (user: TestUser, body: object) => call(t.app, 'PUT', '/user-settings', { token: user.token, body });
+    const asked = await settings(asks, { deleteAccountRequested: true });
+    assertOk(asked, 'ask');
+    assertOk(await settings(changesMind, { deleteAccountRequested: true }), 'ask');
+    assertOk(await settings(changesMind, { deleteAccountRequested: false }), 'withdraw');
+    t.clock.advance(60_000);
+    // Other changes, and asking again, leave the time of the request as it was.
+    assertOk(await settings(asks, { deleteAccountRequested: true, mapStyle: 'dark' }), 'ask again');
+    const queue = async () => (await as('GET', '/admin/deletion-requests?limit=200')).body.items as Array<{ id: number; email: string; deletionRequestedAt: string }>;
     const queued = await queue();
-    assert.ok(queued.includes(asks.id));
-    assert.ok(!queued.includes(changesMind.id) && !queued.includes(stays.id));
+    const request = queued.find((item) => item.id === asks.id);
+    assert.ok(request, 'the user who asked is queued');
+    assert.equal(request.email, asks.email);
+    assert.equal(request.deletionRequestedAt, asked.body.updatedAt);
+    assert.ok(!queued.some((item) => item.id === changesMind.id || item.id === stays.id));
     assertOk(await as('DELETE', `/admin/users/${asks.id}`), 'erase');
-    assert.ok(!(await queue()).includes(asks.id));
+    assert.ok(!(await queue()).some((item) => item.id === asks.id));
   });
 
   test('erasure leaves no name, e-mail or phone number anywhere in the database, while rides and payments remain', async () => {

@@ -1,6 +1,7 @@
 import { ApiClient } from './client.ts';
 import type {
   Account,
+  DeletionRequest,
   AccountQuery,
   AdminCancelBody,
   AdminDriver,
@@ -112,7 +113,7 @@ export function createApi(storageKey: string) {
       block: (userId: number, body: BlockBody) => client.post<Account>(`/admin/users/${userId}/block`, body),
       unblock: (userId: number) => client.post<Account>(`/admin/users/${userId}/unblock`),
       erase: (userId: number) => client.delete<Account>(`/admin/users/${userId}`),
-      deletionRequests: (cursor?: string) => client.get<AdminPage<Account>>('/admin/deletion-requests', { cursor }),
+      deletionRequests: (cursor?: string) => client.get<AdminPage<DeletionRequest>>('/admin/deletion-requests', { cursor }),
       drivers: (query: Partial<DriversQuery>) => client.get<AdminPage<AdminDriver>>('/admin/drivers', query),
       approve: (driverId: number) => client.post<DriverProfile>(`/admin/drivers/${driverId}/approve`),
       reject: (driverId: number, body: RejectBody) => client.post<DriverProfile>(`/admin/drivers/${driverId}/reject`, body),

@@ -22,7 +22,7 @@ import type {
 } from '../../../src/modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../../../src/modules/settings/settings.schemas.ts';
 import type { UserMessages } from '../../../src/events.ts';
-import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody } from '../../../src/modules/admin/admin.schemas.ts';
+import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../../../src/modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../../../src/modules/admin/live-drivers.schemas.ts';
 import type {
   AdminCancelBody as AdminCancelSchema,
@@ -58,6 +58,7 @@ export type {
   CancellationQuote,
   CancellationRule,
   Complaint,
+  DeletionRequest,
   ComplaintCategory,
   ComplaintsQuery,
   ComplaintStatus,

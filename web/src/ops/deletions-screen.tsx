@@ -1,5 +1,6 @@
 import type { Api } from '../api/endpoints.ts';
 import { ErrorNotice } from '../ui/components.tsx';
+import { dateTimeOf } from '../ui/format.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { AccountItem } from './users-screen.tsx';
 
@@ -9,7 +10,7 @@ export function DeletionsScreen({ api }: { api: Api }) {
   return (
     <section class="stack" aria-labelledby="deletions-title">
       <h2 id="deletions-title">Deletion requests</h2>
-      <p class="muted flush">Accounts whose users asked to be deleted and that are not erased yet, newest first.</p>
+      <p class="muted flush">Accounts whose users asked to be deleted and that are not erased yet, newest first, with when they asked.</p>
       <ErrorNotice message={requests.load.error} />
       {requests.items?.length === 0 && <p class="muted">No one is waiting to be deleted.</p>}
       <ul class="list" aria-label="Deletion requests">
@@ -18,8 +19,9 @@ export function DeletionsScreen({ api }: { api: Api }) {
             key={account.id}
             api={api}
             account={account}
+            note={`Asked to be deleted ${dateTimeOf(account.deletionRequestedAt)}`}
             // An erased account has left the queue.
-            onChanged={(next) => requests.replace((item) => item.id === next.id, next.status === 'deleted' ? null : next)}
+            onChanged={(next) => requests.replace((item) => item.id === next.id, next.status === 'deleted' ? null : { ...account, ...next })}
           />
         ))}
       </ul>

@@ -72,7 +72,7 @@ export function UsersScreen({ api }: { api: Api }) {
   );
 }
 
-export function AccountItem({ api, account, onChanged }: { api: Api; account: Account; onChanged: (account: Account) => void }) {
+export function AccountItem({ api, account, note, onChanged }: { api: Api; account: Account; note?: string; onChanged: (account: Account) => void }) {
   return (
     <li class="card stack" data-account={account.id}>
       <div class="row spread">
@@ -85,6 +85,7 @@ export function AccountItem({ api, account, onChanged }: { api: Api; account: Ac
         {account.email} · {ROLE_LABELS[account.role]} · since {dateTimeOf(account.createdAt)}
       </span>
       {account.statusReason && account.status === 'blocked' && <span class="muted">Blocked: {account.statusReason}</span>}
+      {note && <span class="muted">{note}</span>}
       <AccountActions api={api} account={account} onChanged={onChanged} />
     </li>
   );
