@@ -1,31 +1,22 @@
-import type { Transactions } from '../../db/transaction.ts';
 import type { UserHub } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
-import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+import type { Point } from '../../platform/geo/geo.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
-import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { assertDriverOf, livePosition, publicPositionVisible } from './ride-access.ts';
-import { driverArriving } from './ride-notifications.ts';
+import type { ArrivalNotices } from './ride-arrival.ts';
 import type { RideSnapshots } from './ride-snapshots.ts';
 import { toRideStatus } from './ride-views.ts';
-import * as repository from './rides.repository.ts';
 import type { RideSnapshot } from './rides.repository.ts';
 import type { LocationResponse, RideStatus, RideStatusView } from './rides.schemas.ts';
-
-/** A driver this close to the pickup point triggers the one DRIVER_ARRIVING notice. */
-export const ARRIVING_DISTANCE_KM = 0.3;
 
 export interface TrackingDependencies {
   snapshots: RideSnapshots;
   drivers: Pick<DriversService, 'reportPosition' | 'lastKnown'>;
   settings: Pick<SettingsService, 'sharesTrips'>;
-  notifications: Pick<NotificationsService, 'record'>;
+  arrival: ArrivalNotices;
   hub: UserHub;
-  transactions: Transactions;
-  clock: Clock;
 }
 
 /**
@@ -68,9 +59,7 @@ export class RideTracking {
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<string> {
     const at = new Date(reported.updatedAt).toISOString();
     await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at });
-    if (ride.status === 'ACCEPTED' && ride.arriving_notified_at === null && ride.pickup_lat !== null && ride.pickup_lon !== null) {
-      if (haversineKm(reported, { lat: ride.pickup_lat, lon: ride.pickup_lon }) <= ARRIVING_DISTANCE_KM) await this.#noticeArrival(ride);
-    }
+    await this.#deps.arrival.onPosition(ride, reported);
     return at;
   }
 
@@ -81,14 +70,5 @@ export class RideTracking {
     const sharing = ride.status === 'PICKED' && (await this.#deps.settings.sharesTrips(ride.rider_id));
     const visible = ride.driver_id !== null && publicPositionVisible(ride.status, sharing);
     return toRideStatus(ride, visible ? await this.#deps.drivers.lastKnown(ride.driver_id!) : undefined, sharing);
-  }
-
-  async #noticeArrival(ride: RideSnapshot): Promise<void> {
-    const now = this.#deps.clock.now();
-    await this.#deps.transactions.run(async (tx) => {
-      if (await repository.claimArrivingNotice(tx.db, ride.id, now)) await this.#deps.notifications.record(tx, driverArriving(ride));
-    });
-    // Claimed here or elsewhere: either way, no more claims for this ride.
-    ride.arriving_notified_at = now;
   }
 }

@@ -22,6 +22,7 @@ import { RideQueries } from './ride-queries.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import type { RideStats } from './ride-stats.service.ts';
 import { RideTracking } from './ride-tracking.service.ts';
+import { ArrivalNotices } from './ride-arrival.ts';
 import { RideTransitions } from './ride-transitions.ts';
 import { RideUpdates } from './ride-updates.ts';
 
@@ -79,7 +80,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   });
   const transitions = new RideTransitions({ transactions, notifications, updates, drivers });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
-  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, notifications, hub: deps.hub, transactions, clock });
+  const arrival = new ArrivalNotices({ transactions, notifications, clock });
+  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
   const quotes = new FareQuotes(deps.demand, deps.pricing);
   return {
     quotes,
