@@ -142,7 +142,7 @@ const NUL_ERROR = 'must not contain NUL characters';
 
 function refusingNul(check: ValidateFunction): ValidateFunction {
   const validate = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
-    const at = nulPath(data);
+    const at = hasNul(data) ? nulPath(data) : undefined;
     if (at !== undefined) {
       // A pointer deep inside a nested body could be longer than the body itself; the start says enough.
       const instancePath = at.length > 100 ? `${at.slice(0, 100)}…` : at;
@@ -157,6 +157,27 @@ function refusingNul(check: ValidateFunction): ValidateFunction {
   // replace a coerced root value; keep that working through the wrapper.
   Object.assign(validate, { schema: check.schema, schemaEnv: check.schemaEnv });
   return validate;
+}
+
+/** Whether any string or key holds U+0000: the check every request pays, so it builds no paths. Iterative, like nulPath. */
+function hasNul(root: unknown): boolean {
+  if (typeof root === 'string') return root.includes('\0');
+  if (typeof root !== 'object' || root === null) return false;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) pending.push(value[i]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (key.includes('\0')) return true;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 /** JSON pointer of the first string or key holding U+0000; iterative, so a deeply nested body cannot overflow the stack. */

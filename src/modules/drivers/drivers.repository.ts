@@ -8,12 +8,24 @@ export interface PresenceEntry extends DriverPosition {
   online: boolean;
 }
 
-/** Saves each driver's latest position; an older report never overwrites a newer one. */
+/** Most rows per statement: 5 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
+const PRESENCE_ROWS_PER_STATEMENT = 256;
+
+/**
+ * Saves each driver's latest position (one entry per driver); an older report never overwrites a
+ * newer one. Many rows per statement (a thousand drivers a second were a thousand statements), in
+ * chunks of powers of two, so a handful of statement texts serve every batch size and the prepared
+ * statement cache keeps its other entries.
+ */
 export async function upsertPresence(db: WriteDb, entries: readonly PresenceEntry[]): Promise<void> {
-  for (const { driverId, lat, lon, updatedAt, online } of entries) {
+  for (let start = 0; start < entries.length; ) {
+    const size = Math.min(PRESENCE_ROWS_PER_STATEMENT, 2 ** Math.floor(Math.log2(entries.length - start)));
+    const rows = entries
+      .slice(start, (start += size))
+      .map(({ driverId, lat, lon, updatedAt, online }) => ({ driver_id: driverId, lat, lon, updated_at: updatedAt, online: online ? 1 : 0 }));
     await db
       .insertInto('driver_presence')
-      .values({ driver_id: driverId, lat, lon, updated_at: updatedAt, online: online ? 1 : 0 })
+      .values(rows)
       .onConflict((oc) =>
         oc
           .column('driver_id')
