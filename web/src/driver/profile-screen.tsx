@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, ProfileBody } from '../api/types.ts';
-import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
-import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 
 const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
@@ -47,13 +47,7 @@ export function ProfileScreen({ api, profile, onSaved }: { api: Api; profile: Dr
       )}
       <div class="card stack">
         <Field label="Vehicle type" hint="You are offered rides of this type.">
-          <select name="vehicleType" value={form.vehicleType} onChange={(event) => change({ vehicleType: event.currentTarget.value as ProfileBody['vehicleType'] })}>
-            {keysOf(RIDE_TYPE_LABELS).map((type) => (
-              <option key={type} value={type}>
-                {RIDE_TYPE_LABELS[type]}
-              </option>
-            ))}
-          </select>
+          <Choice name="vehicleType" value={form.vehicleType} labels={RIDE_TYPE_LABELS} onChange={(value) => change({ vehicleType: value })} />
         </Field>
         <Field label="Registration number" hint="As on the plate, e.g. KA01AB1234.">
           <input name="vehicleNumber" required minLength={4} maxLength={16} value={form.vehicleNumber} onInput={(event) => change({ vehicleNumber: event.currentTarget.value })} />

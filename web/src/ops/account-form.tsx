@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
-import type { AdminUser, CreateUserBody, Role } from '../api/types.ts';
-import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
-import { keysOf } from '../ui/labels.ts';
+import type { AdminUser, CreateUserBody } from '../api/types.ts';
+import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { ROLE_LABELS } from './ops-labels.ts';
 
@@ -41,13 +40,7 @@ export function AccountForm({ api, onCreated }: { api: Api; onCreated: () => voi
           <input type="password" name="password" autocomplete="new-password" required minLength={8} maxLength={128} value={form.password} onInput={(event) => change({ password: event.currentTarget.value })} />
         </Field>
         <Field label="Role">
-          <select name="role" value={form.role} onChange={(event) => change({ role: event.currentTarget.value as Role })}>
-            {keysOf(ROLE_LABELS).map((role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </select>
+          <Choice name="role" value={form.role} labels={ROLE_LABELS} onChange={(value) => change({ role: value })} />
         </Field>
       </div>
       <ErrorNotice message={create.error} />

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { AdminDriver, Approval } from '../api/types.ts';
-import { ErrorNotice, Field } from '../ui/components.tsx';
+import { Choice, ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
-import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
@@ -17,13 +17,7 @@ export function DriversScreen({ api }: { api: Api }) {
     <section class="stack" aria-labelledby="drivers-title">
       <h2 id="drivers-title">Driver approval</h2>
       <Field label="Show drivers">
-        <select name="approval" value={approval} onChange={(event) => setApproval(event.currentTarget.value as Approval)}>
-          {keysOf(APPROVAL_LABELS).map((value) => (
-            <option key={value} value={value}>
-              {APPROVAL_LABELS[value]}
-            </option>
-          ))}
-        </select>
+        <Choice name="approval" value={approval} labels={APPROVAL_LABELS} onChange={setApproval} />
       </Field>
       <ErrorNotice message={drivers.load.error} />
       {drivers.items?.length === 0 && <p class="muted">No driver here.</p>}

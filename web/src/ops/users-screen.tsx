@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { Account, AccountQuery, AccountStatus, Role } from '../api/types.ts';
-import { ErrorNotice, Field } from '../ui/components.tsx';
+import { Choice, ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
-import { keysOf } from '../ui/labels.ts';
+
 import { usePages } from '../ui/use-pages.ts';
 import { AccountActions } from './account-actions.tsx';
 import { AccountForm } from './account-form.tsx';
@@ -33,24 +33,10 @@ export function UsersScreen({ api }: { api: Api }) {
             <input name="q" type="search" maxLength={100} value={form.q} onInput={(event) => change({ q: event.currentTarget.value })} />
           </Field>
           <Field label="Role">
-            <select name="role" value={form.role} onChange={(event) => change({ role: event.currentTarget.value as Role | '' })}>
-              <option value="">Any</option>
-              {keysOf(ROLE_LABELS).map((role) => (
-                <option key={role} value={role}>
-                  {ROLE_LABELS[role]}
-                </option>
-              ))}
-            </select>
+            <Choice name="role" value={form.role} labels={ROLE_LABELS} any="Any" onChange={(value) => change({ role: value })} />
           </Field>
           <Field label="Status">
-            <select name="status" value={form.status} onChange={(event) => change({ status: event.currentTarget.value as AccountStatus | '' })}>
-              <option value="">Any</option>
-              {keysOf(ACCOUNT_STATUS_LABELS).map((status) => (
-                <option key={status} value={status}>
-                  {ACCOUNT_STATUS_LABELS[status]}
-                </option>
-              ))}
-            </select>
+            <Choice name="status" value={form.status} labels={ACCOUNT_STATUS_LABELS} any="Any" onChange={(value) => change({ status: value })} />
           </Field>
         </div>
         <button type="submit">Search</button>

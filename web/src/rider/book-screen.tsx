@@ -5,7 +5,7 @@ import type { FareEstimate, PaymentMode, Ride, RideType } from '../api/types.ts'
 import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import type { Place } from '../map/places.ts';
-import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
+import { Choice, ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { km, minutes, money } from '../ui/format.ts';
 import { keysOf, PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
@@ -142,13 +142,7 @@ export function BookScreen({ api, settings, onBooked }: Props) {
             </div>
           )}
           <Field label="Payment">
-            <select name="paymentMode" value={paymentMode} onChange={(event) => setPaymentMode(event.currentTarget.value as PaymentMode)}>
-              {keysOf(PAYMENT_MODE_LABELS).map((mode) => (
-                <option key={mode} value={mode}>
-                  {PAYMENT_MODE_LABELS[mode]}
-                </option>
-              ))}
-            </select>
+            <Choice name="paymentMode" value={paymentMode} labels={PAYMENT_MODE_LABELS} onChange={setPaymentMode} />
           </Field>
           <ErrorNotice message={book.error} />
           <button type="submit" class="wide" disabled={book.busy || !chosen}>

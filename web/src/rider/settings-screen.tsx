@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { Settings, SettingsUpdate } from '../api/types.ts';
-import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
-import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 
 // Words for the settings' closed lists, typed by the server's lists.
@@ -50,40 +50,16 @@ export function SettingsScreen({ api }: { api: Api }) {
       <h2 id="settings-title">Settings</h2>
       <div class="card stack">
         <Field label="Default payment">
-          <select name="defaultPaymentMethod" value={settings.defaultPaymentMethod} onChange={(e) => change({ defaultPaymentMethod: e.currentTarget.value as Settings['defaultPaymentMethod'] })}>
-            {keysOf(PAYMENT_METHODS).map((key) => (
-              <option key={key} value={key}>
-                {PAYMENT_METHODS[key]}
-              </option>
-            ))}
-          </select>
+          <Choice name="defaultPaymentMethod" value={settings.defaultPaymentMethod} labels={PAYMENT_METHODS} onChange={(value) => change({ defaultPaymentMethod: value })} />
         </Field>
         <Field label="Preferred vehicle">
-          <select name="preferredVehicleType" value={settings.preferredVehicleType} onChange={(e) => change({ preferredVehicleType: e.currentTarget.value as Settings['preferredVehicleType'] })}>
-            {keysOf(RIDE_TYPE_LABELS).map((key) => (
-              <option key={key} value={key}>
-                {RIDE_TYPE_LABELS[key]}
-              </option>
-            ))}
-          </select>
+          <Choice name="preferredVehicleType" value={settings.preferredVehicleType} labels={RIDE_TYPE_LABELS} onChange={(value) => change({ preferredVehicleType: value })} />
         </Field>
         <Field label="Air conditioning">
-          <select name="acPreference" value={settings.acPreference} onChange={(e) => change({ acPreference: e.currentTarget.value as Settings['acPreference'] })}>
-            {keysOf(AC).map((key) => (
-              <option key={key} value={key}>
-                {AC[key]}
-              </option>
-            ))}
-          </select>
+          <Choice name="acPreference" value={settings.acPreference} labels={AC} onChange={(value) => change({ acPreference: value })} />
         </Field>
         <Field label="Map style">
-          <select name="mapStyle" value={settings.mapStyle} onChange={(e) => change({ mapStyle: e.currentTarget.value as Settings['mapStyle'] })}>
-            {keysOf(MAP_STYLES).map((key) => (
-              <option key={key} value={key}>
-                {MAP_STYLES[key]}
-              </option>
-            ))}
-          </select>
+          <Choice name="mapStyle" value={settings.mapStyle} labels={MAP_STYLES} onChange={(value) => change({ mapStyle: value })} />
         </Field>
         <Field label="Emergency contact" hint="A phone number or a name, up to 40 characters.">
           <input name="emergencyContact" maxLength={40} value={settings.emergencyContact} onInput={(e) => change({ emergencyContact: e.currentTarget.value })} />

@@ -23,6 +23,23 @@ export function Field({ label, hint, children }: { label: string; hint?: string;
   );
 }
 
+/**
+ * A select over a labels record (value → label), in the record's order. `any` adds a first option
+ * with the empty value, for filters; the value type then includes ''.
+ */
+export function Choice<V extends string>({ name, value, labels, any, onChange }: { name: string; value: V; labels: Partial<Record<V, string>>; any?: string; onChange: (value: V) => void }) {
+  return (
+    <select name={name} value={value} onChange={(event) => onChange(event.currentTarget.value as V)}>
+      {any !== undefined && <option value="">{any}</option>}
+      {(Object.keys(labels) as V[]).map((key) => (
+        <option key={key} value={key}>
+          {labels[key]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function Facts({ items }: { items: Array<[string, ComponentChildren]> }) {
   return (
     <dl class="facts">
