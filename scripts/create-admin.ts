@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Ajv } from 'ajv';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { configOrExplain } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import { AdminAccounts } from '../src/modules/admin/accounts.service.ts';
 import { CreateUserBody } from '../src/modules/admin/admin.schemas.ts';
@@ -43,14 +43,8 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    return 1;
-  }
+  const config = configOrExplain();
+  if (!config) return 1;
   const log = pino({ level: 'warn' });
   const database = connectDatabase(config.database);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);

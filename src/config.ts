@@ -102,6 +102,17 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** For programs that start from the environment: the config, or undefined after printing what is wrong. */
+export function configOrExplain(source: NodeJS.ProcessEnv = process.env): Config | undefined {
+  try {
+    return loadConfig(source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return undefined;
+  }
+}
+
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
 const validateEnv = ajv.compile<Env>(EnvSchema);
 

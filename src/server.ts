@@ -1,17 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { configOrExplain } from './config.ts';
 import { humanBanner, startupSummary } from './platform/banner.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const config = configOrExplain() ?? process.exit(1);
 
 const app = await buildApp(config);
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freePort } from '../helpers/server-process.ts';
 
 // The API guide is copy-paste documentation: this starts what its first two blocks start (the
 // provider stand-in, then the service with the environment the guide gives it) and runs every
@@ -21,13 +20,6 @@ const tools = ['bash', 'curl', 'jq'].filter((tool) => {
   }
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
 
 async function waitForLine(file: string, pattern: RegExp, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;

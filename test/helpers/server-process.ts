@@ -2,11 +2,22 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Role } from '../../src/platform/auth/roles.ts';
 import { freshDatabase, smtpSink } from './app.ts';
 import { uniqueEmail } from './factories.ts';
 import { POSTGRES_URL, REDIS_URL } from './production.ts';
 import type { SmtpSink } from './smtp-sink.ts';
+
+/** A port nothing listens on right now (a process started a moment later takes it). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
 
 export interface ServerProcess {
   child: ChildProcess;

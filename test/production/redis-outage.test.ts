@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { signUp, type TestUser } from '../helpers/factories.ts';
 import { accept, assertError, assertOk, bookRide, setStatus } from '../helpers/rides.ts';
+import { freePort } from '../helpers/server-process.ts';
 
 const redisMissing = spawnSync('redis-server', ['--version']).error ? 'redis-server is not installed' : undefined;
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
 
 /** A Redis of this test's own, so stopping it disturbs nobody else. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { assertOk, bookRide } from '../../helpers/rides.ts';
+import { freePort } from '../../helpers/server-process.ts';
 
 // `npm run dev:provider` as a developer runs it: its own process, the RAZORPAY_* values it prints,
 // its checkout page, and the signed webhooks it sends to a service listening on a real port.
@@ -23,15 +24,6 @@ async function startStandIn(port: number, webhookUrl: string): Promise<{ child: 
   return { child, url, env };
 }
 
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 describe('the provider stand-in of npm run dev:provider', () => {
   let t: TestApp;
