@@ -160,29 +160,35 @@ export class SimDriver implements DriverSide {
     if (this.#rideOf() === ride) await this.#driveTo(ride.facts.booking.pickup.point, () => this.#pickUp(ride));
   }
 
-  async #pickUp(ride: SimRide): Promise<void> {
-    if (this.#state.kind !== 'to-pickup' || this.#state.ride !== ride) return;
-    const now = this.#arrive(ride.facts.booking.pickup.point);
+  /**
+   * Arrives at the point and confirms pickup or drop-off with the rider's code. Undefined (and the
+   * driver free) when the ride ended meanwhile, which the service answers with a conflict.
+   */
+  async #confirm(ride: SimRide, point: Point, status: 'PICKED' | 'COMPLETED'): Promise<number | undefined> {
+    const now = this.#arrive(point);
     try {
-      this.#world.observe(await this.client.changeStatus(ride.facts.rideId, { status: 'PICKED', otp: ride.rider.code(ride.facts.rideId, 'start') }));
+      const otp = ride.rider.code(ride.facts.rideId, status === 'PICKED' ? 'start' : 'end');
+      this.#world.observe(await this.client.changeStatus(ride.facts.rideId, { status, otp }));
+      return now;
     } catch (error) {
       expectConflict(error);
-      return this.#free(now);
+      this.#free(now);
+      return undefined;
     }
-    if (this.#rideOf() !== ride) return;
+  }
+
+  async #pickUp(ride: SimRide): Promise<void> {
+    if (this.#state.kind !== 'to-pickup' || this.#state.ride !== ride) return;
+    const now = await this.#confirm(ride, ride.facts.booking.pickup.point, 'PICKED');
+    if (now === undefined || this.#rideOf() !== ride) return;
     this.#state = { kind: 'on-trip', ride };
     await this.#driveTo(ride.facts.booking.drop.point, () => this.#drop(ride));
   }
 
   async #drop(ride: SimRide): Promise<void> {
     if (this.#state.kind !== 'on-trip' || this.#state.ride !== ride) return;
-    const now = this.#arrive(ride.facts.booking.drop.point);
-    try {
-      this.#world.observe(await this.client.changeStatus(ride.facts.rideId, { status: 'COMPLETED', otp: ride.rider.code(ride.facts.rideId, 'end') }));
-    } catch (error) {
-      expectConflict(error);
-      return this.#free(now);
-    }
+    const now = await this.#confirm(ride, ride.facts.booking.drop.point, 'COMPLETED');
+    if (now === undefined) return;
     this.#trips++;
     this.#free(now);
     const rating = driverRating(this.#world.settings.seed, ride.facts.booking.index);
