@@ -17,6 +17,7 @@ import type { DatabaseConfig } from '../config.ts';
 import { BoundedMap } from '../platform/bounded-map.ts';
 import type { Database, Db } from './database.ts';
 import { migrateTo, migrateToLatest } from './migrate.ts';
+import { statementNames } from './prepared.ts';
 import { DirectTransactions, GroupCommit, type Transactions } from './transaction.ts';
 
 // Two pools per instance (readers and writers); several instances share PostgreSQL, so keep each modest.
@@ -158,8 +159,24 @@ function postgresPool(url: string, onConnectionError: (error: Error) => void): p
   // connection itself while in use. Unheard, either would crash the process. The failing query
   // answers 503, and the pool replaces the broken connection.
   pool.on('error', onConnectionError);
-  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('connect', (client) => {
+    client.on('error', onConnectionError);
+    runPreparedByName(client);
+  });
   return pool;
+}
+
+/**
+ * Makes the connection run the texts of prepared statements (db/prepared.ts) as named statements,
+ * which PostgreSQL parses and plans once per connection. Kysely passes a text and its values; every
+ * other text runs as before, unnamed.
+ */
+function runPreparedByName(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, ...rest: unknown[]) => {
+    const name = typeof text === 'string' ? statementNames.get(text) : undefined;
+    return name && Array.isArray(rest[0]) && rest.length === 1 ? query({ name, text, values: rest[0] }) : query(text, ...rest);
+  }) as typeof client.query;
 }
 
 /**

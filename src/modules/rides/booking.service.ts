@@ -12,7 +12,7 @@ import { makeRideCodes } from './ride-codes.ts';
 import { rideRequested } from './ride-notifications.ts';
 import type { RideUpdates } from './ride-updates.ts';
 import { toRide } from './ride-views.ts';
-import * as repository from './rides.repository.ts';
+import { insertBooking, type NewRide } from './booking.repository.ts';
 import type { BookBody, Ride } from './rides.schemas.ts';
 
 export interface BookingDependencies {
@@ -41,7 +41,7 @@ export class BookingService {
     const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
     const quote = await this.#deps.quotes.trip(pickup, drop, rideType);
     const { startOtp, endOtp } = makeRideCodes();
-    const ride: repository.NewRide = {
+    const ride: NewRide = {
       rider_id: user.id,
       driver_id: null,
       status: 'REQUESTED',
@@ -76,7 +76,7 @@ export class BookingService {
     for (let attempt = 0; attempt < 2; attempt++) {
       const booked = await this.#deps.transactions.run(
         async (tx) => {
-          const saved = await repository.insertBooking(tx.db, ride, this.#deps.maxOpenRides, notice);
+          const saved = await insertBooking(tx.db, ride, this.#deps.maxOpenRides, notice);
           if (!saved) return undefined;
           this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
           this.#deps.updates.announce(tx, saved.ride, null);

@@ -1,91 +1,10 @@
-import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { MAX_ID, type Db, type NotificationsTable, type RidesTable, type WriteDb } from '../../db/database.ts';
+import { type Selectable, type Updateable } from 'kysely';
+import { MAX_ID, type Db, type RidesTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import { ACTIVE_STATUSES, OPEN_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 export type RideRow = Selectable<RidesTable>;
-export type NewRide = Omit<Insertable<RidesTable>, 'id' | 'open_slot'>;
-
 const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
-
-/**
- * The rider's lowest free slot among 1..maxOpen (the smallest free one is 1 or a taken one + 1),
- * or 1 when all are taken, which then breaks the (rider, slot) unique index of open rides: so a
- * rider holds at most `maxOpen` open rides even when bookings race on PostgreSQL.
- */
-function openSlot(db: WriteDb, riderId: number, maxOpen: number) {
-  const taken = () => db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', OPEN_STATUSES).where('open_slot', 'is not', null);
-  const candidates = db
-    .selectNoFrom(sql<number>`1`.as('candidate'))
-    .unionAll(taken().select(sql<number>`open_slot + 1`.as('candidate')))
-    .as('candidates');
-  const free = db
-    .selectFrom(candidates)
-    .select((eb) => eb.fn.min<number>('candidate').as('slot'))
-    .where('candidate', '<=', maxOpen)
-    .where('candidate', 'not in', taken().select(sql<number>`open_slot`.as('slot')));
-  return sql<number>`coalesce((${free}), 1)`;
-}
-
-/**
- * Books a ride and writes its first notification. On PostgreSQL this is one statement (the
- * notification in a CTE), so a booking costs one round trip instead of four (BEGIN, two INSERTs,
- * COMMIT): it runs without a transaction block, being atomic by itself. The notification row comes
- * from the notifications module; only this hot path writes it from here. Undefined when the
- * rider's open-ride slots are all taken.
- */
-export async function insertBooking(
-  db: WriteDb,
-  ride: NewRide,
-  maxOpen: number,
-  notice: Omit<Insertable<NotificationsTable>, 'ride_id'>,
-): Promise<{ ride: RideRow; noticeId: number } | undefined> {
-  const values = { ...ride, open_slot: openSlot(db, ride.rider_id, maxOpen) };
-  try {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      const row = await db
-        .with('ride', (q) => q.insertInto('rides').values(values).returningAll())
-        .with('notice', (q) =>
-          q
-            .insertInto('notifications')
-            .columns(['user_id', 'ride_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'])
-            .expression((eb) =>
-              eb.selectFrom('ride').select([
-                sql<number>`${notice.user_id}::integer`.as('user_id'),
-                'ride.id',
-                sql<string>`${notice.title}::text`.as('title'),
-                sql<string>`${notice.message}::text`.as('message'),
-                sql<string>`${notice.channel}::text`.as('channel'),
-                sql<string>`${notice.event_type}::text`.as('event_type'),
-                sql<number>`${notice.read}::integer`.as('read'),
-                sql<string>`${notice.status}::text`.as('status'),
-                sql<number>`${notice.created_at}::bigint`.as('created_at'),
-                sql<number | null>`${notice.delivered_at}::bigint`.as('delivered_at'),
-              ]),
-            )
-            .returning('id'),
-        )
-        .selectFrom(['ride', 'notice'])
-        .selectAll('ride')
-        .select('notice.id as notice_id')
-        .executeTakeFirstOrThrow();
-      const { notice_id: noticeId, ...booked } = row;
-      return { ride: booked, noticeId };
-    }
-    const booked = await db.insertInto('rides').values(values).returningAll().executeTakeFirstOrThrow();
-    const { id: noticeId } = await db.insertInto('notifications').values({ ...notice, ride_id: booked.id }).returning('id').executeTakeFirstOrThrow();
-    return { ride: booked, noticeId };
-  } catch (error) {
-    if (isSlotTaken(error)) return undefined;
-    throw error;
-  }
-}
-
-/** The rider's open rides are at their limit, or a concurrent booking took the same slot. */
-function isSlotTaken(error: unknown): boolean {
-  const { message, constraint } = (error ?? {}) as { message?: unknown; constraint?: unknown };
-  return constraint === 'rides_open_slot_per_rider' || (typeof message === 'string' && message.includes('rides.open_slot'));
-}
 
 export async function findRide(db: Db, id: number): Promise<RideRow | undefined> {
   if (id > MAX_ID) return undefined;
