@@ -44,6 +44,12 @@ export interface RealtimeHub<M extends EventMap> {
 
 interface UserState<M extends EventMap> {
   seq: number;
+  /**
+   * Whether a connection of the user has attached since the hub met the user. Until then no client
+   * holds any of the user's sequence numbers, so none can resume from one: nothing needs keeping,
+   * and a city of riders without the app open costs no memory.
+   */
+  keeping: boolean;
   kept: Array<UserMessage<M> & { sentAt: number }>;
   listeners: Set<Listener<M>>;
 }
@@ -71,8 +77,10 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
     const now = this.#clock.now();
     const user = this.#user(userId, now);
     const message = { type, seq: ++user.seq, at: new Date(now).toISOString(), data } as UserMessage<M>;
-    user.kept.push({ ...message, sentAt: now });
-    trim(user.kept, now);
+    if (user.keeping) {
+      user.kept.push({ ...message, sentAt: now });
+      trim(user.kept, now);
+    }
     for (const listener of user.listeners) listener(message);
   }
 
@@ -80,6 +88,7 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
     const now = this.#clock.now();
     const user = this.#user(userId, now);
     trim(user.kept, now);
+    user.keeping = true;
     user.listeners.add(listener);
     this.#connections++;
     let attached = true;
@@ -105,7 +114,7 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
     // Swept on use rather than on a timer: nothing to do while nothing happens, and tests move the clock.
     if (now - this.#sweptAt >= SWEEP_MS) this.#sweep(now);
     let user = this.#users.get(userId);
-    if (!user) this.#users.set(userId, (user = { seq: now, kept: [], listeners: new Set() }));
+    if (!user) this.#users.set(userId, (user = { seq: now, keeping: false, kept: [], listeners: new Set() }));
     return user;
   }
 

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MemoryHub, type UserMessage } from '../../src/platform/realtime/hub.ts';
+import { TestClock } from '../helpers/app.ts';
+
+type Messages = { note: { n: number } };
+
+test('the in-process hub keeps a user’s messages for replay once a connection of theirs has attached, not before', async () => {
+  const clock = new TestClock();
+  const hub = new MemoryHub<Messages>(clock);
+  const start = clock.now();
+  // Nobody has connected: these numbers reach no client, so no client can resume from them.
+  for (let n = 1; n <= 3; n++) await hub.send(7, 'note', { n });
+  const first = await hub.attach(7, () => {}, start);
+  assert.equal(first.seq, start + 3);
+  assert.equal(first.resync, true, 'what was sent before anyone attached is not kept');
+  first.detach();
+
+  // Once attached, what the user misses while away is kept and replayed.
+  for (let n = 4; n <= 5; n++) await hub.send(7, 'note', { n });
+  const heard: Array<UserMessage<Messages>> = [];
+  const second = await hub.attach(7, (message) => heard.push(message), first.seq);
+  assert.equal(second.resync, false);
+  assert.deepEqual(
+    second.replay.map((m) => [m.seq, m.data.n]),
+    [
+      [start + 4, 4],
+      [start + 5, 5],
+    ],
+  );
+  await hub.send(7, 'note', { n: 6 });
+  assert.deepEqual(
+    heard.map((m) => m.data.n),
+    [6],
+  );
+  second.detach();
+  await hub.close();
+});
