@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import type { Db, NotificationsTable, RidesTable, WriteDb } from '../../db/database.ts';
 import { PreparedStatement } from '../../db/prepared.ts';
-import type { RideRow } from './rides.repository.ts';
+import { literal, type RideRow } from './rides.repository.ts';
 import { OPEN_STATUSES } from './rides.schemas.ts';
 
 // The booking's writes: the hot path of the service, so its statements are prepared once (db/prepared.ts).
@@ -34,13 +34,17 @@ const NOTICE_COLUMNS = ['user_id', 'title', 'message', 'channel', 'event_type', 
 type NoticeParameters = { [K in (typeof NOTICE_COLUMNS)[number] as `notice_${K}`]-?: NewNotice[K] };
 type BookingParameters = NewRide & NoticeParameters & { max_open: number };
 
+/** The rider's open rides holding a slot: read through the partial index of open slots, never the rider's whole history. */
+export const takenSlots = (db: Db, riderId: number) =>
+  db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', literal(OPEN_STATUSES)).where('open_slot', 'is not', null);
+
 /**
  * The rider's lowest free slot among 1..maxOpen (the smallest free one is 1 or a taken one + 1),
  * or 1 when all are taken, which then breaks the (rider, slot) unique index of open rides: so a
  * rider holds at most `maxOpen` open rides even when bookings race on PostgreSQL.
  */
 function openSlot(db: Db, riderId: number, maxOpen: number) {
-  const taken = () => db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', OPEN_STATUSES).where('open_slot', 'is not', null);
+  const taken = () => takenSlots(db, riderId);
   const candidates = db
     .selectNoFrom(sql<number>`1`.as('candidate'))
     .unionAll(taken().select(sql<number>`open_slot + 1`.as('candidate')))

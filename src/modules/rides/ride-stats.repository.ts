@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, WriteDb } from '../../db/database.ts';
+import { literal } from './rides.repository.ts';
 import { ACTIVE_STATUSES, RIDE_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 // Aggregates for the demand model: counts only, from per-bucket totals and indexed columns.
@@ -53,7 +54,7 @@ export async function openRequests(db: Db): Promise<{ rides: number; riders: num
 
 /** Drivers on an ACCEPTED or PICKED ride (at most one each). */
 export async function countBusyDrivers(db: Db): Promise<number> {
-  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', 'in', ACTIVE_STATUSES).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -106,7 +107,7 @@ export async function driversActiveSince(db: Db, since: number): Promise<number[
   const activity = driversWhere('accepted_at')
     .unionAll(driversWhere('completed_at'))
     .unionAll(driversWhere('cancelled_at'))
-    .unionAll(db.selectFrom('rides').select('driver_id').where('status', 'in', ACTIVE_STATUSES))
+    .unionAll(db.selectFrom('rides').select('driver_id').where('status', 'in', literal(ACTIVE_STATUSES)))
     .as('activity');
   const rows = await db.selectFrom(activity).select('driver_id').distinct().execute();
   // Rides cancelled before any driver took them have none.

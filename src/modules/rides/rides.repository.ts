@@ -1,9 +1,17 @@
-import { type Selectable, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID, type Db, type RidesTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import { ACTIVE_STATUSES, OPEN_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 export type RideRow = Selectable<RidesTable>;
+/**
+ * Statuses written into the SQL as literals, not bound as parameters: SQLite (and PostgreSQL's
+ * generic plans of prepared statements) use a partial index such as "open rides per rider" only when
+ * the query's condition is the index's own, value for value. With parameters the rider's open-slot
+ * search read every ride the rider ever booked.
+ */
+export const literal = (statuses: readonly RideStatus[]) => statuses.map((status) => sql.lit(status));
+
 const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
 
 export async function findRide(db: Db, id: number): Promise<RideRow | undefined> {
@@ -55,8 +63,8 @@ export function listOpenForUser(db: Db, userId: number): Promise<RideRow[]> {
     .selectAll()
     .where((eb) =>
       eb.or([
-        eb.and([eb('rider_id', '=', userId), eb('status', 'in', OPEN_STATUSES)]),
-        eb.and([eb('driver_id', '=', userId), eb('status', 'in', ACTIVE_STATUSES)]),
+        eb.and([eb('rider_id', '=', userId), eb('status', 'in', literal(OPEN_STATUSES))]),
+        eb.and([eb('driver_id', '=', userId), eb('status', 'in', literal(ACTIVE_STATUSES))]),
       ]),
     )
     .orderBy('id', 'desc')
@@ -78,7 +86,7 @@ export function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | und
 
 /** The id of the ride a driver is on now (ACCEPTED or PICKED), if any. */
 export async function findActiveRideId(db: Db, driverId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+  const row = await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirst();
   return row?.id;
 }
 
@@ -99,7 +107,7 @@ export function acceptRide(db: WriteDb, id: number, driverId: number, now: numbe
     .where('id', '=', id)
     .where('status', '=', 'REQUESTED')
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('rides as busy').select('busy.id').where('busy.driver_id', '=', driverId).where('busy.status', 'in', ACTIVE_STATUSES))),
+      eb.not(eb.exists(eb.selectFrom('rides as busy').select('busy.id').where('busy.driver_id', '=', driverId).where('busy.status', 'in', literal(ACTIVE_STATUSES)))),
     )
     .returningAll()
     .executeTakeFirst();
@@ -108,13 +116,13 @@ export function acceptRide(db: WriteDb, id: number, driverId: number, now: numbe
 /** Which of these drivers are on an ACCEPTED or PICKED ride. */
 export async function busyDriversAmong(db: Db, driverIds: readonly number[]): Promise<Set<number>> {
   if (driverIds.length === 0) return new Set();
-  const rows = await db.selectFrom('rides').select('driver_id').where('driver_id', 'in', driverIds).where('status', 'in', ACTIVE_STATUSES).execute();
+  const rows = await db.selectFrom('rides').select('driver_id').where('driver_id', 'in', driverIds).where('status', 'in', literal(ACTIVE_STATUSES)).execute();
   return new Set(rows.map((row) => row.driver_id!));
 }
 
 /** Whether the driver is on an ACCEPTED or PICKED ride. */
 export async function isDriverBusy(db: Db, driverId: number): Promise<boolean> {
-  return (await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst()) !== undefined;
+  return (await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirst()) !== undefined;
 }
 
 /** The rider's or the driver's rating of a completed ride; false when that party has rated already. */
