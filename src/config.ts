@@ -90,7 +90,8 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** Rides a rider may hold in REQUESTED, ACCEPTED or PICKED at once. */
   maxOpenRidesPerRider: number;
-  dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number };
+  /** `roundRides` is for tests only: how many open rides a round reads (ROUND_RIDES in dispatcher.ts otherwise). */
+  dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number; roundRides?: number };
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
   driverApprovalRequired: boolean;
   /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */

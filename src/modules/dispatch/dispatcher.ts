@@ -25,10 +25,17 @@ export interface DispatchSettings {
   offerTtlMs: number;
   /** DISPATCH_MAX_SECONDS, in ms: when the rider is told no driver was found. */
   maxMs: number;
+  /** How many open rides a round reads at most, longest waiting first (ROUND_RIDES unless a test sets it). */
+  roundRides?: number;
 }
 
 /** The search widens with the ride's wait: this radius first, the next after each offer period. */
 export const SEARCH_RADII_KM = [2, 5, 8];
+/**
+ * Open rides a round reads at most, longest waiting first: a backlog (drivers gone, a flood of
+ * bookings) costs a round no more than this, and the rides waiting longest are served first.
+ */
+export const ROUND_RIDES = 5_000;
 /** Drivers each ride considers in a round: enough choice, and the assignment stays sparse. */
 export const CANDIDATES_PER_RIDE = 8;
 
@@ -131,7 +138,7 @@ export class Dispatcher {
     this.#counts.rounds++;
     const now = this.#deps.clock.now();
     await this.#expire(now);
-    const open = await this.#deps.rides.openRequests();
+    const open = await this.#deps.rides.openRequests(this.#settings.roundRides ?? ROUND_RIDES);
     const searching: OpenRequest[] = [];
     for (const ride of open) {
       if (ride.createdAt > now - this.#settings.maxMs) searching.push(ride);

@@ -32,8 +32,9 @@ export class RideDispatch {
     this.#updates = deps.updates;
   }
 
-  async openRequests(): Promise<OpenRequest[]> {
-    const rows = await repository.listDispatchable(this.#db);
+  /** The `limit` open requests waiting longest, oldest first. */
+  async openRequests(limit: number): Promise<OpenRequest[]> {
+    const rows = await repository.listDispatchable(this.#db, limit);
     return rows.map((row) => ({
       id: row.id,
       riderId: row.rider_id,

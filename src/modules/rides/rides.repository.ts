@@ -182,7 +182,7 @@ export function addRefunded(db: WriteDb, id: number, rupees: number): Promise<Ri
 }
 
 /** Open requests dispatch may offer: REQUESTED, with a pickup point, not yet given up on. Oldest first. */
-export function listDispatchable(db: Db): Promise<Array<Pick<RideRow, 'id' | 'rider_id' | 'ride_type' | 'fare' | 'pickup_lat' | 'pickup_lon' | 'pickup_zone' | 'created_at'>>> {
+export function listDispatchable(db: Db, limit: number): Promise<Array<Pick<RideRow, 'id' | 'rider_id' | 'ride_type' | 'fare' | 'pickup_lat' | 'pickup_lon' | 'pickup_zone' | 'created_at'>>> {
   return db
     .selectFrom('rides')
     .select(['id', 'rider_id', 'ride_type', 'fare', 'pickup_lat', 'pickup_lon', 'pickup_zone', 'created_at'])
@@ -190,6 +190,7 @@ export function listDispatchable(db: Db): Promise<Array<Pick<RideRow, 'id' | 'ri
     .where('no_driver_at', 'is', null)
     .where('pickup_lat', 'is not', null)
     .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

@@ -4,7 +4,7 @@ import { CANDIDATES_PER_RIDE } from '../../../src/modules/dispatch/dispatcher.ts
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, eventually, kmNorth, near, noOfferFor, offerOf, offersOf, PICKUP, report } from '../../helpers/dispatch.ts';
-import { accept, assertError, assertOk, bookRide, eventsAbout } from '../../helpers/rides.ts';
+import { accept, assertError, assertOk, bookRide, eventsAbout, setStatus } from '../../helpers/rides.ts';
 
 // decisions.md "Dispatch": in nearest and batched modes each open ride is offered to the best
 // available driver; a ride declined or let expire goes to the next one while the search widens
@@ -176,6 +176,25 @@ describe('dispatch: broadcast mode, approvals, availability, restarts', () => {
       await t.restart();
       const ride = await bookRide(t, await signUp(t));
       await offerOf(t, driver, ride.id);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a round reads the rides waiting longest, at most its limit: a backlog costs it no more', async () => {
+    const t = await createTestApp({ dispatch: { mode: 'batched', batchMs: ROUND_MS, offerTtlMs: TTL_MS, maxMs: 120_000, roundRides: 2 } });
+    try {
+      // Two rides wait where no driver is; a third, newer, is booked next to one.
+      const oldest = await signUp(t);
+      const oldestRide = await bookRide(t, oldest);
+      await bookRide(t, await signUp(t));
+      const elsewhere = kmNorth(40);
+      const driver = await driverAt(t, near(elsewhere, 0.3));
+      const newest = await bookRide(t, await signUp(t), { pickupLat: elsewhere.lat, pickupLon: elsewhere.lon, dropLat: elsewhere.lat + 0.05, dropLon: elsewhere.lon });
+      await noOfferFor(t, driver, 5, ROUND_MS);
+      // One of the two oldest leaves: the newest is now among the two the round reads.
+      assertOk(await setStatus(t, oldest, oldestRide.id, { status: 'CANCELLED' }));
+      await offerOf(t, driver, newest.id);
     } finally {
       await t.close();
     }
