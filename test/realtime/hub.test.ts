@@ -10,11 +10,15 @@ test('the in-process hub keeps a user’s messages for replay once a connection 
   const hub = new MemoryHub<Messages>(clock);
   const start = clock.now();
   // Nobody has connected: these numbers reach no client, so no client can resume from them.
+  assert.equal(hub.reaches(7), false);
   for (let n = 1; n <= 3; n++) await hub.send(7, 'note', { n });
+  assert.equal(hub.reaches(7), false, 'senders may skip building messages for this user');
   const first = await hub.attach(7, () => {}, start);
+  assert.equal(hub.reaches(7), true);
   assert.equal(first.seq, start + 3);
   assert.equal(first.resync, true, 'what was sent before anyone attached is not kept');
   first.detach();
+  assert.equal(hub.reaches(7), true, 'detached, what follows is kept for the resume');
 
   // Once attached, what the user misses while away is kept and replayed.
   for (let n = 4; n <= 5; n++) await hub.send(7, 'note', { n });

@@ -79,7 +79,7 @@ export class OfferEvents {
 
   async #tell(offer: OfferRow, message: 'offer.created' | 'offer.withdrawn' | 'offer.expired'): Promise<void> {
     try {
-      await this.#hub.send(offer.driver_id, message, toOffer(offer));
+      if (this.#hub.reaches(offer.driver_id)) await this.#hub.send(offer.driver_id, message, toOffer(offer));
     } catch (error) {
       this.#log.warn({ err: error, offerId: offer.id }, 'offer change not sent to the driver');
     }

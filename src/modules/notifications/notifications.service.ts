@@ -74,6 +74,7 @@ export class NotificationsService {
   announce(tx: Tx, notifications: readonly Notification[]): void {
     tx.afterCommit(() => {
       for (const notification of notifications) {
+        if (!this.#hub.reaches(notification.userId)) continue;
         this.#hub.send(notification.userId, 'notification.created', notification).catch((error: unknown) => {
           this.#log.warn({ err: error }, 'notification saved but not sent live');
         });

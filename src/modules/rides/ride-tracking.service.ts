@@ -58,7 +58,7 @@ export class RideTracking {
   /** The rider follows the position live; the first one within 300 m of the pickup tells them once. */
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<string> {
     const at = new Date(reported.updatedAt).toISOString();
-    await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at });
+    if (this.#deps.hub.reaches(ride.rider_id)) await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at });
     await this.#deps.arrival.onPosition(ride, reported);
     return at;
   }

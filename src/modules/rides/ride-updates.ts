@@ -45,9 +45,12 @@ export class RideUpdates {
     try {
       // A ride just booked is remembered nowhere yet: no instance has anything to forget.
       if (from !== null) await this.#snapshots.changed(ride);
+      const rider = this.#hub.reaches(ride.rider_id);
+      const driver = ride.driver_id !== null && this.#hub.reaches(ride.driver_id);
+      if (!rider && !driver) return;
       const position = ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id) : undefined;
-      await this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' }));
-      if (ride.driver_id !== null) await this.#hub.send(ride.driver_id, 'ride.updated', toRide(ride, { position }));
+      if (rider) await this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' }));
+      if (driver) await this.#hub.send(ride.driver_id!, 'ride.updated', toRide(ride, { position }));
     } catch (error) {
       this.#log.warn({ err: error, rideId: ride.id }, 'ride change not announced everywhere');
     }

@@ -35,6 +35,12 @@ export const REPLAY_MS = 5 * 60_000;
  */
 export interface RealtimeHub<M extends EventMap> {
   send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void>;
+  /**
+   * Whether a message to the user now could reach a client, live or on resume. False only where
+   * the hub can tell none can (in process: no connection of theirs has attached since it met them),
+   * so senders skip building what nobody would read.
+   */
+  reaches(userId: number): boolean;
   /** Starts delivering the user's new messages to `listener`; with `resumeAfter`, first what was missed. */
   attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>>;
   /** Live connections attached on this instance. */
@@ -82,6 +88,10 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
       trim(user.kept, now);
     }
     for (const listener of user.listeners) listener(message);
+  }
+
+  reaches(userId: number): boolean {
+    return this.#users.get(userId)?.keeping === true;
   }
 
   async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {

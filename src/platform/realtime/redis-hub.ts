@@ -71,6 +71,11 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     return this.#connections;
   }
 
+  /** Any instance may have, or later get, a connection of the user: every message is kept. */
+  reaches(): boolean {
+    return true;
+  }
+
   async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
     const now = this.#clock.now();
     await viaRedis(this.#send(seqKey(userId), keptKey(userId), CHANNEL, now, userId, type, new Date(now).toISOString(), JSON.stringify(data)));
