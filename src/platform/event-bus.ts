@@ -46,7 +46,9 @@ export class RedisEventBus<M extends EventMap> implements EventBus<M> {
     this.#subscriber = subscriber;
     this.#prefix = prefix;
     subscriber.on('message', (channel: string, text: string) => {
-      const handlers = this.#handlers.get(channel.slice(prefix.length)) ?? [];
+      const handlers = this.#handlers.get(channel.slice(prefix.length));
+      // The connection also carries channels of others (the realtime hub's): those are not parsed here.
+      if (!handlers) return;
       let message: never;
       try {
         message = JSON.parse(text) as never;
