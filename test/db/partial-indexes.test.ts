@@ -1,27 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { loadConfig } from '../../src/config.ts';
-import { connectDatabase, type DatabaseConnection } from '../../src/db/connect.ts';
+import type { DatabaseConnection } from '../../src/db/connect.ts';
 import { takenSlots } from '../../src/modules/rides/booking.repository.ts';
-import { freshDatabase } from '../helpers/app.ts';
+import { migratedDatabase } from '../helpers/app.ts';
 
 // A partial index serves a query only when the query states the index's own condition with the
 // same values: bound as parameters, SQLite (and PostgreSQL's generic plans) cannot tell, and the
 // booking's open-slot search read every ride the rider had ever booked.
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
+let database: Awaited<ReturnType<typeof migratedDatabase>>;
 let connection: DatabaseConnection;
 
 before(async () => {
-  database = await freshDatabase();
-  connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
-  await connection.migrate();
+  database = await migratedDatabase();
+  connection = database.connection;
 });
-after(async () => {
-  await connection.destroy();
-  await database.drop();
-});
+after(() => database.close());
 
 test('the open-slot search names the open statuses in its text and uses the partial index of open slots', async () => {
   const query = takenSlots(connection.db, 7).select('open_slot');

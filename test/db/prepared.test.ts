@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { loadConfig } from '../../src/config.ts';
-import { connectDatabase, type DatabaseConnection } from '../../src/db/connect.ts';
+import type { DatabaseConnection } from '../../src/db/connect.ts';
 import { PreparedStatement, statementNames } from '../../src/db/prepared.ts';
-import { freshDatabase } from '../helpers/app.ts';
+import { migratedDatabase } from '../helpers/app.ts';
 
 // Statements built once and run with named values, on whichever database the suite runs on.
 
 describe('prepared statements', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let database: Awaited<ReturnType<typeof migratedDatabase>>;
   let connection: DatabaseConnection;
   let next = 0;
 
@@ -25,14 +24,10 @@ describe('prepared statements', () => {
   );
 
   before(async () => {
-    database = await freshDatabase();
-    connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
-    await connection.migrate();
+    database = await migratedDatabase();
+    connection = database.connection;
   });
-  after(async () => {
-    await connection.destroy();
-    await database.drop();
-  });
+  after(() => database.close());
 
   test('binds each value where its name stands, keeps the constants and runs again with other values', async () => {
     const rows = await connection.transactions.run(async (tx) => [

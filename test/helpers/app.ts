@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { connectDatabase, type DatabaseConnection } from '../../src/db/connect.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import { SmtpSink } from './smtp-sink.ts';
 
@@ -100,6 +101,20 @@ export async function freshDatabase(postgresUrl = process.env.DATABASE_URL): Pro
   }
   const dir = mkdtempSync(join(tmpdir(), 'ride-hailing-test-'));
   return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh database, migrated, with a connection to it; `close` ends the connection and drops the database. */
+export async function migratedDatabase(): Promise<{ connection: DatabaseConnection; close(): Promise<void> }> {
+  const database = await freshDatabase();
+  const connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
+  await connection.migrate();
+  return {
+    connection,
+    async close() {
+      await connection.destroy();
+      await database.drop();
+    },
+  };
 }
 
 export interface Reply<T = any> {

@@ -1,33 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { connectDatabase, type DatabaseConnection } from '../../../src/db/connect.ts';
+import type { DatabaseConnection } from '../../../src/db/connect.ts';
 import type { ServiceEvents } from '../../../src/events.ts';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { Pricing } from '../../../src/modules/pricing/pricing.service.ts';
 import { systemClock } from '../../../src/platform/clock.ts';
 import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { call, createTestApp, freshDatabase, type TestApp } from '../../helpers/app.ts';
+import { call, createTestApp, migratedDatabase, type TestApp } from '../../helpers/app.ts';
 import { signUp } from '../../helpers/factories.ts';
 import { bookRide } from '../../helpers/rides.ts';
 
 const log = pino({ level: 'silent' });
 
 describe('pricing versions', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let database: Awaited<ReturnType<typeof migratedDatabase>>;
   let connection: DatabaseConnection;
   before(async () => {
-    database = await freshDatabase();
-    connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
-    await connection.migrate();
+    database = await migratedDatabase();
+    connection = database.connection;
     // Version 2 is made by an operator; any user id will do for the row it references.
     await connection.transactions.run((tx) => tx.db.insertInto('users').values({ email: 'op@example.com', name: 'op', password_hash: 'x', role: 'ADMIN', created_at: 0, updated_at: 0 }).execute());
   });
-  after(async () => {
-    await connection.destroy();
-    await database.drop();
-  });
+  after(() => database.close());
 
   test('version 1 holds the documented numbers; a new version reaches another instance within a second, without any event', async () => {
     // Two instances on one database, each with its own (unconnected) bus: only the poll can tell the second.
