@@ -8,8 +8,21 @@ import { REPLAY_MS, replayAfter, type Attachment, type Listener, type RealtimeHu
 // realtime:seq:{user}     the user's latest sequence number
 // realtime:kept:{user}    a stream of the user's recent messages (trimmed by Redis time, read by the clock's)
 // realtime                the channel every instance hears, to reach connections wherever they are
+// realtime:attached       sorted set user → when a connection of theirs last attached (ms), and the
+//                         channel announcing each attach, so every instance knows whom a message can reach
 const CHANNEL = 'realtime';
+const ATTACHED = 'realtime:attached';
 const SEQ_TTL_SECONDS = 86_400;
+/**
+ * How long after a user's last attach messages to them are still kept: a connection ends when its
+ * access token expires (at most 24 hours, the configuration's limit), and a client may resume for
+ * REPLAY_MS after that.
+ */
+export const ATTACHED_MS = 86_400_000 + 2 * REPLAY_MS;
+/** While the attached users cannot be read (Redis away at start), how soon to try again. */
+const RELOAD_MS = 5_000;
+/** How often users whose last attach is older than ATTACHED_MS are forgotten. */
+const SWEEP_MS = 10 * 60_000;
 
 // A user's first number is the current time in ms (see RealtimeHub), set by whichever of sending
 // and attaching comes first.
@@ -29,33 +42,52 @@ redis.call('PEXPIRE', KEYS[2], ${2 * REPLAY_MS})
 redis.call('PUBLISH', KEYS[3], '{"userId":' .. ARGV[2] .. ',"message":' .. message .. '}')
 return seq`;
 
-// The latest number and the kept messages, read together so that none falls between the two.
+// The latest number and the kept messages, read together so that none falls between the two; and
+// the attach recorded and announced first, so every message numbered after `seq` is sent (see reaches).
 const READ = `
 ${START_SEQ}
+redis.call('ZADD', KEYS[3], ARGV[1], ARGV[3])
+redis.call('PUBLISH', KEYS[3], ARGV[3] .. ',' .. ARGV[1])
 local seq = redis.call('GET', KEYS[1])
 if ARGV[2] == '0' then return {seq, {}} end
 return {seq, redis.call('XRANGE', KEYS[2], '-', '+')}`;
 
 type Send = (seqKey: string, keptKey: string, channel: string, start: number, userId: number, type: string, at: string, data: string) => Promise<number>;
-type Read = (seqKey: string, keptKey: string, start: number, withKept: 0 | 1) => Promise<[string, Array<[string, string[]]>]>;
+type Read = (seqKey: string, keptKey: string, attachedKey: string, start: number, withKept: 0 | 1, userId: number) => Promise<[string, Array<[string, string[]]>]>;
 
 /** The hub across instances: sequence numbers and replay in Redis, fan-out over one pub/sub channel. */
 export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
+  readonly #redis: Redis;
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
   readonly #send: Send;
   readonly #read: Read;
   readonly #clock: Clock;
+  readonly #log: FastifyBaseLogger;
   readonly #listeners = new Map<number, Set<Listener<M>>>();
+  /** User → when a connection of theirs last attached, on any instance (as announced). */
+  readonly #attached = new Map<number, number>();
+  /** Whether #attached is complete: false until the set is read, and again while the subscription is down. */
+  #knowsAttached = false;
+  #reload: NodeJS.Timeout | undefined;
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
   #connections = 0;
 
   /** `subscriber` is the connection reserved for subscriptions (shared with the event bus). */
   constructor(redis: Redis, subscriber: Redis, prefix: string, clock: Clock, log: FastifyBaseLogger) {
+    this.#redis = redis;
+    this.#subscriber = subscriber;
+    this.#prefix = prefix;
     this.#clock = clock;
+    this.#log = log;
     redis.defineCommand('realtimeSend', { numberOfKeys: 3, lua: SEND });
-    redis.defineCommand('realtimeRead', { numberOfKeys: 2, lua: READ });
+    redis.defineCommand('realtimeRead', { numberOfKeys: 3, lua: READ });
     const commands = redis as unknown as { realtimeSend: Send; realtimeRead: Read };
     this.#send = commands.realtimeSend.bind(redis);
     this.#read = commands.realtimeRead.bind(redis);
     subscriber.on('message', (channel: string, text: string) => {
+      if (channel === prefix + ATTACHED) return this.#heardAttach(text);
       if (channel !== prefix + CHANNEL) return;
       try {
         const { userId, message } = JSON.parse(text) as { userId: number; message: UserMessage<M> };
@@ -65,15 +97,28 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
       }
     });
     void subscriber.subscribe(prefix + CHANNEL).catch((error: unknown) => log.error({ err: error }, 'realtime channel not subscribed'));
+    // Announcements missed while the subscription was down are read again from the set.
+    subscriber.on('close', () => (this.#knowsAttached = false));
+    subscriber.on('ready', () => void this.#loadAttached());
+    void this.#loadAttached();
+    this.#sweeper = setInterval(() => this.#forgetOld(), SWEEP_MS).unref();
   }
 
   get connections(): number {
     return this.#connections;
   }
 
-  /** Any instance may have, or later get, a connection of the user: every message is kept. */
-  reaches(): boolean {
-    return true;
+  /**
+   * Whether a connection of the user attached, on any instance, within ATTACHED_MS: only then can a
+   * message reach a client live or on resume. Until this instance has read who attached, everyone
+   * counts. Every attach is announced before the attaching client gets its `seq`, so an instance
+   * hears of it before it hears of any change committed after the client got `ready` (Redis's reply
+   * and the database's reach this instance in that order), and sends that change.
+   */
+  reaches(userId: number): boolean {
+    if (!this.#knowsAttached) return true;
+    const at = this.#attached.get(userId);
+    return at !== undefined && at > this.#clock.now() - ATTACHED_MS;
   }
 
   async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
@@ -97,7 +142,8 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     };
     try {
       const now = this.#clock.now();
-      const [seqText, entries] = await viaRedis(this.#read(seqKey(userId), keptKey(userId), now, resumeAfter === undefined ? 0 : 1));
+      this.#attachedAt(userId, now);
+      const [seqText, entries] = await viaRedis(this.#read(seqKey(userId), keptKey(userId), ATTACHED, now, resumeAfter === undefined ? 0 : 1, userId));
       const seq = Number(seqText);
       // Redis trims by its own time and only roughly; what is kept is decided by the clock, as in memory.
       const kept = entries.map(([, fields]) => JSON.parse(fields[1]) as UserMessage<M>).filter((message) => Date.parse(message.at) >= now - REPLAY_MS);
@@ -118,7 +164,42 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#reload);
+    clearInterval(this.#sweeper);
     this.#listeners.clear();
+  }
+
+  #heardAttach(text: string): void {
+    const [userId, at] = text.split(',').map(Number);
+    if (Number.isSafeInteger(userId) && Number.isFinite(at)) this.#attachedAt(userId, at);
+  }
+
+  #attachedAt(userId: number, at: number): void {
+    if ((this.#attached.get(userId) ?? -Infinity) < at) this.#attached.set(userId, at);
+  }
+
+  /** Listens to announcements first, then reads the set: an attach lands in one or the other. */
+  async #loadAttached(): Promise<void> {
+    clearTimeout(this.#reload);
+    try {
+      await this.#subscriber.subscribe(this.#prefix + ATTACHED);
+      const members = await this.#redis.zrangebyscore(ATTACHED, this.#clock.now() - ATTACHED_MS, '+inf', 'WITHSCORES');
+      for (let i = 0; i + 1 < members.length; i += 2) this.#attachedAt(Number(members[i]), Number(members[i + 1]));
+      if (this.#subscriber.status === 'ready') this.#knowsAttached = true;
+    } catch (error) {
+      if (this.#closed) return;
+      this.#log.warn({ err: error }, 'users with a realtime connection not read; every message is kept until they are');
+      this.#reload = setTimeout(() => void this.#loadAttached(), RELOAD_MS).unref();
+    }
+  }
+
+  #forgetOld(): void {
+    const since = this.#clock.now() - ATTACHED_MS;
+    for (const [userId, at] of this.#attached) if (at <= since) this.#attached.delete(userId);
+    this.#redis.zremrangebyscore(ATTACHED, '-inf', since).catch(() => {
+      // Tried again at the next sweep; old members are ignored meanwhile.
+    });
   }
 }
 
