@@ -10,6 +10,8 @@ import * as repository from './ride-stats.repository.ts';
 /** Width of a demand bucket: every real time zone offset is a multiple of it, so a bucket lies in one local hour. */
 export const BUCKET_MS = 15 * 60_000;
 export const BUCKET_FLUSH_INTERVAL_MS = 1000;
+/** Riders this instance remembers having counted in the current bucket (beyond it, the shared counter decides alone). */
+const COUNTED_RIDERS_MAX = 100_000;
 
 export type Bucket = { start: number } & repository.BucketCounts;
 
@@ -40,6 +42,8 @@ export interface RideStatsDependencies {
 export class RideStats {
   readonly #deps: RideStatsDependencies;
   readonly #pending: CoalescingWriter<number, repository.BucketCounts>;
+  /** Riders this instance counted in bucket `start`: a rider's next booking there cannot be their first. */
+  #counted = { start: 0, riders: new Set<number>() };
 
   constructor(deps: RideStatsDependencies) {
     this.#deps = deps;
@@ -55,10 +59,15 @@ export class RideStats {
   async recordBooking(riderId: number, createdAt: number): Promise<void> {
     // The ride counts at once (the answer to the booking may already be out); whether the rider is
     // new in this bucket takes a shared counter, which may be a round trip away.
-    this.#pending.set(bucketOf(createdAt), { rides: 1, riders: 0, accepted: 0, acceptDelayMs: 0 });
+    const bucket = bucketOf(createdAt);
+    this.#pending.set(bucket, { rides: 1, riders: 0, accepted: 0, acceptDelayMs: 0 });
+    if (this.#counted.start !== bucket) this.#counted = { start: bucket, riders: new Set() };
+    // Counted here before, so the shared count is past 1 already: no round trip per booking.
+    if (this.#counted.riders.has(riderId)) return;
     // The counter's windows are the buckets (both aligned to the epoch), so count 1 means "first this bucket".
     const { count } = await this.#deps.counters.increment(`demand-rider:${riderId}`, BUCKET_MS);
-    if (count === 1) this.#pending.set(bucketOf(createdAt), { rides: 0, riders: 1, accepted: 0, acceptDelayMs: 0 });
+    if (count === 1) this.#pending.set(bucket, { rides: 0, riders: 1, accepted: 0, acceptDelayMs: 0 });
+    if (this.#counted.start === bucket && this.#counted.riders.size < COUNTED_RIDERS_MAX) this.#counted.riders.add(riderId);
   }
 
   /** Counts an accept against the bucket the ride was booked in. */
