@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Insertable } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Insertable } from 'kysely';
 import type { Db, NotificationsTable, RidesTable, WriteDb } from '../../db/database.ts';
 import { PreparedStatement } from '../../db/prepared.ts';
 import { literal, type RideRow } from './rides.repository.ts';
@@ -27,107 +27,132 @@ const BOOKING_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof RidesTable>;
 export type NewRide = { [K in (typeof BOOKING_COLUMNS)[number]]-?: Insertable<RidesTable>[K] };
 
-type NewNotice = Omit<Insertable<NotificationsTable>, 'id' | 'ride_id'>;
+export type NewNotice = Omit<Insertable<NotificationsTable>, 'id' | 'ride_id'>;
 const NOTICE_COLUMNS = ['user_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'] as const satisfies ReadonlyArray<
   keyof NewNotice
 >;
-type NoticeParameters = { [K in (typeof NOTICE_COLUMNS)[number] as `notice_${K}`]-?: NewNotice[K] };
-type BookingParameters = NewRide & NoticeParameters & { max_open: number };
+
+/** A ride to book and the notice telling its rider. */
+export interface Booking {
+  ride: NewRide;
+  notice: NewNotice;
+}
+export interface SavedBooking {
+  ride: RideRow;
+  noticeId: number;
+}
 
 /** The rider's open rides holding a slot: read through the partial index of open slots, never the rider's whole history. */
-export const takenSlots = (db: Db, riderId: number) =>
+export const takenSlots = (db: Db, riderId: Expression<number> | number) =>
   db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', literal(OPEN_STATUSES)).where('open_slot', 'is not', null);
 
 /**
  * The rider's lowest free slot among 1..maxOpen (the smallest free one is 1 or a taken one + 1),
- * or 1 when all are taken, which then breaks the (rider, slot) unique index of open rides: so a
- * rider holds at most `maxOpen` open rides even when bookings race on PostgreSQL.
+ * null when all are taken. A unique index over (rider, slot) of open rides makes two bookings that
+ * race for one slot on PostgreSQL fail rather than both succeed, so a rider never holds more than
+ * `maxOpen` open rides.
  */
-function openSlot(db: Db, riderId: number, maxOpen: number) {
+function freeSlot(db: Db, riderId: Expression<number> | number, maxOpen: number) {
   const taken = () => takenSlots(db, riderId);
   const candidates = db
     .selectNoFrom(sql<number>`1`.as('candidate'))
     .unionAll(taken().select(sql<number>`open_slot + 1`.as('candidate')))
     .as('candidates');
-  const free = db
+  return db
     .selectFrom(candidates)
     .select((eb) => eb.fn.min<number>('candidate').as('slot'))
     .where('candidate', '<=', maxOpen)
     .where('candidate', 'not in', taken().select(sql<number>`open_slot`.as('slot')));
-  return sql<number>`coalesce((${free}), 1)`;
 }
 
-const bookedRide = (db: Db, p: BookingParameters) => {
-  const values = Object.fromEntries(BOOKING_COLUMNS.map((column) => [column, p[column]])) as NewRide;
-  return db.insertInto('rides').values({ ...values, open_slot: openSlot(db, p.rider_id, p.max_open) });
-};
-
 /**
- * On PostgreSQL one statement (the notification in a CTE), so a booking costs one round trip instead
- * of four (BEGIN, two INSERTs, COMMIT): it runs without a transaction block, being atomic by itself.
+ * PostgreSQL: every booking of the batch, and its notice, in one statement (atomic by itself, so
+ * it needs no transaction block): one round trip, one plan and one commit for the lot, which is what
+ * lets PostgreSQL keep up with many bookings a second. The rows arrive as JSON and take the tables'
+ * own column types. A rider at their limit gets no row; the batch holds at most one booking per
+ * rider, since rows of one statement do not see each other's slots.
  */
-const bookOnPostgres = new PreparedStatement('book_ride', (db, p: BookingParameters) =>
+const bookOnPostgres = new PreparedStatement('book_rides', (db, p: { rides: string; notices: string; max_open: number }) =>
   db
-    .with('ride', () => bookedRide(db, p).returning(RIDE_COLUMNS))
+    .with('booking', (q) => q.selectFrom(sql<NewRide>`json_populate_recordset(null::rides, ${p.rides}::json)`.as('booking')).selectAll())
+    .with('ride', (q) =>
+      q
+        .insertInto('rides')
+        .columns([...BOOKING_COLUMNS, 'open_slot'])
+        .expression((eb) =>
+          eb
+            .selectFrom('booking')
+            .innerJoinLateral(() => freeSlot(db, sql.ref<number>('booking.rider_id'), p.max_open).as('free'), (on) => on.onTrue())
+            .select([...BOOKING_COLUMNS.map((column) => `booking.${column}` as const), 'free.slot'])
+            .where('free.slot', 'is not', null),
+        )
+        .returning(RIDE_COLUMNS),
+    )
     .with('notice', (q) =>
       q
         .insertInto('notifications')
-        .columns(['user_id', 'ride_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'])
+        .columns(['ride_id', ...NOTICE_COLUMNS])
         .expression((eb) =>
-          eb.selectFrom('ride').select([
-            sql<number>`${p.notice_user_id}::integer`.as('user_id'),
-            'ride.id',
-            sql<string>`${p.notice_title}::text`.as('title'),
-            sql<string>`${p.notice_message}::text`.as('message'),
-            sql<string>`${p.notice_channel}::text`.as('channel'),
-            sql<string>`${p.notice_event_type}::text`.as('event_type'),
-            sql<number>`${p.notice_read}::integer`.as('read'),
-            sql<string>`${p.notice_status}::text`.as('status'),
-            sql<number>`${p.notice_created_at}::bigint`.as('created_at'),
-            sql<number | null>`${p.notice_delivered_at}::bigint`.as('delivered_at'),
-          ]),
+          eb
+            .selectFrom(sql<NewNotice>`json_populate_recordset(null::notifications, ${p.notices}::json)`.as('notice'))
+            .innerJoin('ride', 'ride.rider_id', 'notice.user_id')
+            .select(['ride.id', ...NOTICE_COLUMNS.map((column) => `notice.${column}` as const)]),
         )
-        .returning('id'),
+        .returning(['id', 'user_id']),
     )
     .selectFrom(['ride', 'notice'])
+    .whereRef('notice.user_id', '=', 'ride.rider_id')
     .selectAll('ride')
     .select('notice.id as notice_id'),
 );
 
-/** On SQLite the ride, then its notification, inside the unit's transaction. */
-const bookOnSqlite = new PreparedStatement('book_ride_row', (db, p: BookingParameters) => bookedRide(db, p).returning(RIDE_COLUMNS));
-const noticeOnSqlite = new PreparedStatement('book_ride_notice', (db, p: NoticeParameters & { ride_id: number }) =>
+/** SQLite: one booking, when the rider has a free slot (in one unit, each booking sees the ones before it). */
+const bookOnSqlite = new PreparedStatement('book_ride_row', (db, p: NewRide & { max_open: number }) =>
+  db
+    .insertInto('rides')
+    .columns([...BOOKING_COLUMNS, 'open_slot'])
+    .expression(
+      db
+        .selectFrom(freeSlot(db, p.rider_id, p.max_open).as('free'))
+        .select([...BOOKING_COLUMNS.map((column) => sql.val(p[column]).as(column)), 'free.slot'])
+        .where('free.slot', 'is not', null),
+    )
+    .returning(RIDE_COLUMNS),
+);
+const noticeOnSqlite = new PreparedStatement('book_ride_notice', (db, p: NewNotice & { ride_id: number }) =>
   db
     .insertInto('notifications')
-    .values({ ...(Object.fromEntries(NOTICE_COLUMNS.map((column) => [column, p[`notice_${column}`]])) as NewNotice), ride_id: p.ride_id })
+    .values({ ...(Object.fromEntries(NOTICE_COLUMNS.map((column) => [column, p[column]])) as NewNotice), ride_id: p.ride_id })
     .returning('id'),
 );
 
 /**
- * Books a ride and writes its first notification (a row the notifications module made; only this
- * hot path writes it from here). Undefined when the rider's open-ride slots are all taken.
+ * Books the rides and writes their first notices (rows the notifications module made; only this hot
+ * path writes them from here): for each booking what was saved, or undefined when the rider's
+ * open-ride slots are all taken. On PostgreSQL the bookings must be of different riders, and a race
+ * for a slot with another instance fails the whole statement (the caller tries the bookings alone).
  */
-export async function insertBooking(db: WriteDb, ride: NewRide, maxOpen: number, notice: NewNotice): Promise<{ ride: RideRow; noticeId: number } | undefined> {
-  const noticeValues = Object.fromEntries(NOTICE_COLUMNS.map((column) => [`notice_${column}`, notice[column] ?? null])) as NoticeParameters;
-  const parameters: BookingParameters = { ...ride, ...noticeValues, max_open: maxOpen };
-  try {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      const [row] = await bookOnPostgres.rows(db, parameters);
-      if (!row) throw new Error('the booking statement returned no row');
-      const { notice_id: noticeId, ...booked } = row;
-      return { ride: booked, noticeId };
-    }
-    const [booked] = await bookOnSqlite.rows(db, parameters);
-    const [{ id: noticeId }] = await noticeOnSqlite.rows(db, { ...noticeValues, ride_id: booked.id });
-    return { ride: booked, noticeId };
-  } catch (error) {
-    if (isSlotTaken(error)) return undefined;
-    throw error;
+export async function insertBookings(db: WriteDb, bookings: readonly Booking[], maxOpen: number): Promise<Array<SavedBooking | undefined>> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (new Set(bookings.map((booking) => booking.ride.rider_id)).size !== bookings.length) throw new Error('one booking per rider per statement');
+    const rows = await bookOnPostgres.rows(db, {
+      rides: JSON.stringify(bookings.map((booking) => booking.ride)),
+      notices: JSON.stringify(bookings.map((booking) => booking.notice)),
+      max_open: maxOpen,
+    });
+    const byRider = new Map(rows.map(({ notice_id: noticeId, ...ride }) => [ride.rider_id, { ride, noticeId }]));
+    return bookings.map((booking) => byRider.get(booking.ride.rider_id));
   }
+  const saved: Array<SavedBooking | undefined> = [];
+  for (const { ride, notice } of bookings) {
+    const [booked] = await bookOnSqlite.rows(db, { ...ride, max_open: maxOpen });
+    saved.push(booked && { ride: booked, noticeId: (await noticeOnSqlite.rows(db, { ...notice, ride_id: booked.id }))[0].id });
+  }
+  return saved;
 }
 
-/** The rider's open rides are at their limit, or a concurrent booking took the same slot. */
-function isSlotTaken(error: unknown): boolean {
-  const { message, constraint } = (error ?? {}) as { message?: unknown; constraint?: unknown };
-  return constraint === 'rides_open_slot_per_rider' || (typeof message === 'string' && message.includes('rides.open_slot'));
+/** Two bookings of one rider took the same free slot (PostgreSQL, on two instances). */
+export function isSlotTaken(error: unknown): boolean {
+  const { constraint } = (error ?? {}) as { constraint?: unknown };
+  return constraint === 'rides_open_slot_per_rider';
 }

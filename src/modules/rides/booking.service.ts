@@ -1,4 +1,3 @@
-import type { Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
@@ -12,11 +11,12 @@ import { makeRideCodes } from './ride-codes.ts';
 import { rideRequested } from './ride-notifications.ts';
 import type { RideUpdates } from './ride-updates.ts';
 import { toRide } from './ride-views.ts';
-import { insertBooking, type NewRide } from './booking.repository.ts';
+import type { NewRide } from './booking.repository.ts';
+import type { BookingWriter } from './booking-writer.ts';
 import type { BookBody, Ride } from './rides.schemas.ts';
 
 export interface BookingDependencies {
-  transactions: Transactions;
+  writer: BookingWriter;
   quotes: FareQuotes;
   settings: Pick<SettingsService, 'paymentMethodOf'>;
   notifications: Pick<NotificationsService, 'row' | 'saved' | 'announce'>;
@@ -72,18 +72,12 @@ export class BookingService {
     const notice = this.#deps.notifications.row(
       rideRequested({ rider_id: user.id, pickup_location: ride.pickup_location ?? null, drop_location: ride.drop_location ?? null, fare: quote.fare }),
     );
-    // On PostgreSQL two bookings of one rider can pick the same free slot; the loser tries once more.
+    // On PostgreSQL two bookings of one rider on two instances can pick the same free slot; the loser tries once more.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const booked = await this.#deps.transactions.run(
-        async (tx) => {
-          const saved = await insertBooking(tx.db, ride, this.#deps.maxOpenRides, notice);
-          if (!saved) return undefined;
-          this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
-          this.#deps.updates.announce(tx, saved.ride, null);
-          return saved.ride;
-        },
-        { singleStatement: true },
-      );
+      const booked = await this.#deps.writer.write({ ride, notice }, (tx, saved) => {
+        this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
+        this.#deps.updates.announce(tx, saved.ride, null);
+      });
       if (booked) return toRide(booked, { codes: 'both' });
     }
     throw conflict(`You have ${this.#deps.maxOpenRides} open rides; finish or cancel one before booking another`, 'TOO_MANY_OPEN_RIDES');

@@ -11,6 +11,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { BookingService } from './booking.service.ts';
+import { BookingWriter } from './booking-writer.ts';
 import { FareQuotes, type DemandSource } from './fare-quotes.ts';
 import { RideCancellation } from './ride-cancellation.service.ts';
 import { RideCodes } from './ride-codes.ts';
@@ -85,7 +86,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const quotes = new FareQuotes(deps.demand, deps.pricing);
   return {
     quotes,
-    booking: new BookingService({ transactions, quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),
+    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     cancellation,
     feedback: new RideFeedback({ db, transactions, updates }),

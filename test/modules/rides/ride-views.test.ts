@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, assertError, assertOk, bookRide, northOf, pickupOf, setStatus } from '../../helpers/rides.ts';
+import { accept, assertError, assertOk, bookRide, northOf, pickupOf, setStatus, signUpMany, TRIP } from '../../helpers/rides.ts';
 
 // decisions.md "Rides": the ride's rider sees the whole ride with both codes, its driver the same
 // without codes, anyone else the contract's public subset, with the driver's position only while
@@ -161,6 +161,25 @@ describe('booking: what the server decides', () => {
     );
     const open = await call(t.app, 'GET', '/rides/active', { token: rider.token });
     assert.equal(open.body.length, 3);
+  });
+
+  test('many riders booking at once each get their own rides and notices, and each is held to the limit', async () => {
+    const riders = await signUpMany(t, 8, 'USER');
+    const attempts = riders.flatMap((rider) => Array.from({ length: 4 }, (_, i) => ({ rider, place: `${rider.id}-${i}` })));
+    const replies = await Promise.all(
+      attempts.map(({ rider, place }) => call(t.app, 'POST', '/rides/book', { token: rider.token, body: { pickupLocation: place, ...TRIP } })),
+    );
+    for (const rider of riders) {
+      const mine = replies.filter((_, i) => attempts[i].rider === rider);
+      assert.deepEqual(mine.map((r) => r.status).sort(), [200, 200, 200, 409], `rider ${rider.id}`);
+      for (const reply of mine.filter((r) => r.status === 200)) {
+        assert.equal(reply.body.riderId, rider.id);
+        assert.ok(reply.body.pickupLocation.startsWith(`${rider.id}-`), 'the ride booked is the one this rider asked for');
+      }
+      const notices = await call(t.app, 'GET', '/notifications/history', { token: rider.token });
+      const told = notices.body.notifications.filter((n: { eventType: string }) => n.eventType === 'RIDE_REQUESTED').map((n: { rideId: number }) => n.rideId);
+      assert.deepEqual(told.sort(), mine.filter((r) => r.status === 200).map((r) => r.body.id).sort(), 'one notice per booked ride, to its rider');
+    }
   });
 
   test('plus codes come from the coordinates; whatever the client sends for them is ignored', async () => {

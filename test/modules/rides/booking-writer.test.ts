@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Transactions } from '../../../src/db/transaction.ts';
+import type { Booking, NewRide } from '../../../src/modules/rides/booking.repository.ts';
+import { BookingWriter, MAX_IN_FLIGHT } from '../../../src/modules/rides/booking-writer.ts';
+import { migratedDatabase } from '../../helpers/app.ts';
+
+// The booking writer against the suite's database (SQLite by default, PostgreSQL with DATABASE_URL).
+
+describe('bookings written many at a time', () => {
+  let database: Awaited<ReturnType<typeof migratedDatabase>>;
+  let riders: number[];
+  /** The connection's units of work, counting how many the writer asked for. */
+  let units = 0;
+  let transactions: Transactions;
+
+  const booking = (riderId: number, place: string): Booking => {
+    const now = Date.now();
+    const ride: NewRide = {
+      rider_id: riderId,
+      driver_id: null,
+      status: 'REQUESTED',
+      ride_type: 'mini',
+      pickup_location: place,
+      drop_location: null,
+      pickup_lat: 12.97,
+      pickup_lon: 77.59,
+      drop_lat: 12.93,
+      drop_lon: 77.62,
+      pickup_plus_code: '7J4VXHCV+MR',
+      drop_plus_code: '7J4VWJM6+22',
+      pickup_zone: '8861892d8bfffff',
+      pickup_landmark: null,
+      drop_landmark: null,
+      distance_km: 5.2,
+      duration_minutes: 13,
+      surge_multiplier: 1,
+      pricing_version: 1,
+      fare: 120,
+      payment_mode: 'CASH',
+      payment_status: 'PENDING',
+      payment_reference: null,
+      start_otp: '1234',
+      end_otp: '5678',
+      created_at: now,
+    };
+    const notice = { user_id: riderId, title: 'Looking for a driver', message: place, channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: now, delivered_at: now };
+    return { ride, notice };
+  };
+
+  before(async () => {
+    database = await migratedDatabase();
+    const inner = database.connection.transactions;
+    transactions = { run: (work, options) => (units++, inner.run(work, options)) };
+    riders = await inner.run(async ({ db }) => {
+      const rows = await db
+        .insertInto('users')
+        .values(Array.from({ length: 20 }, (_, i) => ({ email: `writer-${i}@test.local`, name: `rider ${i}`, password_hash: 'x', role: 'USER', created_at: 1, updated_at: 1 })))
+        .returning('id')
+        .execute();
+      return rows.map((row) => row.id);
+    });
+  });
+  after(() => database.close());
+
+  test('bookings that arrive together share units of work, each saved with its own notice once', async () => {
+    const writer = new BookingWriter(transactions, 3);
+    units = 0;
+    const noticed: number[] = [];
+    const saved = await Promise.all(riders.slice(0, 10).map((rider) => writer.write(booking(rider, `alone ${rider}`), (_, { ride, noticeId }) => noticed.push(ride.id, noticeId))));
+    assert.ok(units < 10, `${units} units for 10 bookings`);
+    assert.deepEqual(
+      saved.map((ride) => [ride?.rider_id, ride?.pickup_location, ride?.open_slot]),
+      riders.slice(0, 10).map((rider) => [rider, `alone ${rider}`, 1]),
+    );
+    const notices = await database.connection.db.selectFrom('notifications').select(['user_id', 'ride_id', 'message']).where('message', 'like', 'alone %').orderBy('user_id').execute();
+    assert.deepEqual(
+      notices.map((n) => [n.user_id, n.ride_id, n.message]),
+      saved.map((ride) => [ride!.rider_id, ride!.id, `alone ${ride!.rider_id}`]),
+    );
+    assert.equal(noticed.length, 20, 'what follows the commit is arranged once per booking');
+  });
+
+  test('one rider’s bookings at once take different slots, up to the limit', async () => {
+    const writer = new BookingWriter(transactions, 3);
+    const rider = riders[10];
+    const saved = await Promise.all(Array.from({ length: 5 }, (_, i) => writer.write(booking(rider, `same ${i}`), () => {})));
+    assert.deepEqual(saved.filter((ride) => ride !== undefined).map((ride) => ride.open_slot).sort(), [1, 2, 3]);
+    assert.equal(saved.filter((ride) => ride === undefined).length, 2, 'the rest find every slot taken');
+  });
+
+  test('a booking that fails does not take the others of its batch with it', async () => {
+    const writer = new BookingWriter(transactions, 3);
+    const missingRider = Math.max(...riders) + 1000;
+    // While the first bookings are written, the next ones wait and then go in one batch.
+    const first = riders.slice(12, 12 + MAX_IN_FLIGHT).map((rider) => writer.write(booking(rider, `first ${rider}`), () => {}));
+    units = 0;
+    const mixed = [riders[11], missingRider, riders[0], riders[1]].map((rider) => writer.write(booking(rider, `mixed ${rider}`), () => {}));
+    const results = await Promise.allSettled(mixed);
+    await Promise.all(first);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
+    assert.equal(units, 1 + 4, 'the batch of four failed, then each was written alone');
+    const mine = await database.connection.db.selectFrom('rides').select('rider_id').where('pickup_location', 'like', 'mixed %').orderBy('rider_id').execute();
+    assert.deepEqual(
+      mine.map((row) => row.rider_id),
+      [riders[0], riders[1], riders[11]],
+    );
+  });
+});
