@@ -31,11 +31,14 @@ export interface UnitOptions {
 /** Runs units of work atomically; a unit's promise settles once its changes are durable (or rolled back). */
 export interface Transactions {
   run<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>;
+  /** Units handed over together already share one commit (group commit): callers gain nothing by batching them. */
+  readonly groupsUnits: boolean;
 }
 
 /** One database transaction per unit: PostgreSQL commits concurrent transactions in parallel. */
 export class DirectTransactions implements Transactions {
   readonly #db: Kysely<Database>;
+  readonly groupsUnits = false;
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -70,6 +73,7 @@ const MAX_BATCH = 256;
  */
 export class GroupCommit implements Transactions {
   readonly #db: Kysely<Database>;
+  readonly groupsUnits = true;
   readonly #queue: Pending[] = [];
   #draining = false;
 

@@ -5,46 +5,63 @@ import type { RideRow } from './rides.repository.ts';
 /** Bookings written together at most (one statement's JSON stays around 100 KB). */
 const MAX_BATCH = 100;
 /** Batches being written at once: enough to keep the database busy, few enough that each gathers many bookings. */
-export const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 4;
 
-interface Pending {
+interface Request {
   booking: Booking;
+  /** Runs in the unit once the booking is saved, for what must follow the commit. */
   then: (tx: Tx, saved: SavedBooking) => void;
+}
+
+interface Pending extends Request {
   resolve: (ride: RideRow | undefined) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Writes bookings many at a time: those that arrive while earlier ones are being written share one
- * unit of work, and on PostgreSQL one statement (measured on two cores: 3,400 booking statements a
- * second one at a time, 13,800 in tens). A booking alone is written at once, so a quiet service adds
- * no wait. A rider has one booking being written at a time (the next one waits for a later batch: a
- * statement's rows cannot see each other's slots, and two statements at once would race for one). If a batch fails (a race for a slot with another
- * instance, a lost connection), each of its bookings is tried alone, so one booking's failure is
- * never another's.
+ * Writes bookings many at a time where the database needs it: on PostgreSQL the bookings that arrive
+ * while earlier ones are being written share one statement (measured on two cores: 3,400 booking
+ * statements a second one at a time, 13,800 in tens). A batch takes what arrived in one turn of the
+ * event loop, so a quiet service adds no wait. A rider has one booking being written at a time (a
+ * statement's rows cannot see each other's slots, and two statements at once would race for one),
+ * and a batch that fails (a race for a slot with another instance, a lost connection) is tried again
+ * one booking at a time, so one booking's failure is never another's.
+ *
+ * On SQLite each booking is a unit of its own: the group commit already writes the units that arrive
+ * together in one commit, and batching on top of it measured slower.
  */
 export class BookingWriter {
   readonly #transactions: Transactions;
   readonly #maxOpen: number;
+  readonly #batches: boolean;
   readonly #queue: Pending[] = [];
-  /** Riders with a booking being written: their next one waits, so one rider's bookings never race here. */
+  /** Riders with a booking being written: their next one waits for a later batch. */
   readonly #ridersInFlight = new Set<number>();
   #inFlight = 0;
+  #scheduled = false;
 
   constructor(transactions: Transactions, maxOpenRides: number) {
     this.#transactions = transactions;
     this.#maxOpen = maxOpenRides;
+    this.#batches = !transactions.groupsUnits;
   }
 
   /**
-   * Books the ride; `then` runs in its unit of work once it is saved (for what must follow the
-   * commit). Settles after the commit: the saved ride, or undefined when the rider holds as many open
-   * rides as allowed (or lost a race for the last slot).
+   * Books the ride. Settles after the commit: the saved ride, or undefined when the rider holds as
+   * many open rides as allowed (or lost a race for the last slot to another instance).
    */
-  write(booking: Booking, then: (tx: Tx, saved: SavedBooking) => void): Promise<RideRow | undefined> {
+  async write(booking: Booking, then: Request['then']): Promise<RideRow | undefined> {
+    if (!this.#batches) return (await this.#unit([{ booking, then }]))[0];
     return new Promise((resolve, reject) => {
       this.#queue.push({ booking, then, resolve, reject });
-      this.#next();
+      // Batches form once the requests read in this turn of the event loop have queued too.
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#next();
+        });
+      }
     });
   }
 
@@ -61,7 +78,7 @@ export class BookingWriter {
     }
   }
 
-  /** The oldest waiting bookings, one per rider and none of a rider already being written, up to MAX_BATCH. */
+  /** The oldest waiting bookings of riders with none being written, one each, up to MAX_BATCH. */
   #take(): Pending[] {
     const batch: Pending[] = [];
     let kept = 0;
@@ -84,29 +101,29 @@ export class BookingWriter {
       batch.forEach((pending, i) => pending.resolve(rides[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
-      // Alone, each booking gets its own answer.
       await Promise.all(batch.map((pending) => this.#write([pending])));
     }
   }
 
-  async #unit(batch: Pending[]): Promise<Array<RideRow | undefined>> {
+  /** One unit of work for the bookings (one statement on PostgreSQL). */
+  async #unit(requests: Request[]): Promise<Array<RideRow | undefined>> {
     try {
       return await this.#transactions.run(
         async (tx) => {
           const saved = await insertBookings(
             tx.db,
-            batch.map((pending) => pending.booking),
+            requests.map((request) => request.booking),
             this.#maxOpen,
           );
           return saved.map((booking, i) => {
-            if (booking) batch[i].then(tx, booking);
+            if (booking) requests[i].then(tx, booking);
             return booking?.ride;
           });
         },
         { singleStatement: true },
       );
     } catch (error) {
-      if (batch.length === 1 && isSlotTaken(error)) return [undefined];
+      if (requests.length === 1 && isSlotTaken(error)) return [undefined];
       throw error;
     }
   }

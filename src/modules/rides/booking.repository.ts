@@ -106,17 +106,14 @@ const bookOnPostgres = new PreparedStatement('book_rides', (db, p: { rides: stri
     .select('notice.id as notice_id'),
 );
 
-/** SQLite: one booking, when the rider has a free slot (in one unit, each booking sees the ones before it). */
+/**
+ * SQLite: one booking. With every slot taken the statement takes slot 1 again and breaks the unique
+ * index (an error the writer turns into "no slot"), which SQLite runs faster than leaving the row out.
+ */
 const bookOnSqlite = new PreparedStatement('book_ride_row', (db, p: NewRide & { max_open: number }) =>
   db
     .insertInto('rides')
-    .columns([...BOOKING_COLUMNS, 'open_slot'])
-    .expression(
-      db
-        .selectFrom(freeSlot(db, p.rider_id, p.max_open).as('free'))
-        .select([...BOOKING_COLUMNS.map((column) => sql.val(p[column]).as(column)), 'free.slot'])
-        .where('free.slot', 'is not', null),
-    )
+    .values({ ...(Object.fromEntries(BOOKING_COLUMNS.map((column) => [column, p[column]])) as NewRide), open_slot: sql<number>`coalesce((${freeSlot(db, p.rider_id, p.max_open)}), 1)` })
     .returning(RIDE_COLUMNS),
 );
 const noticeOnSqlite = new PreparedStatement('book_ride_notice', (db, p: NewNotice & { ride_id: number }) =>
@@ -128,9 +125,10 @@ const noticeOnSqlite = new PreparedStatement('book_ride_notice', (db, p: NewNoti
 
 /**
  * Books the rides and writes their first notices (rows the notifications module made; only this hot
- * path writes them from here): for each booking what was saved, or undefined when the rider's
- * open-ride slots are all taken. On PostgreSQL the bookings must be of different riders, and a race
- * for a slot with another instance fails the whole statement (the caller tries the bookings alone).
+ * path writes them from here): for each booking what was saved, or, on PostgreSQL, undefined when the
+ * rider's open-ride slots are all taken. On PostgreSQL the bookings must be of different riders, and a
+ * race for a slot with another instance fails the whole statement; on SQLite a rider at their limit
+ * fails it (isSlotTaken either way: the caller tries the bookings alone).
  */
 export async function insertBookings(db: WriteDb, bookings: readonly Booking[], maxOpen: number): Promise<Array<SavedBooking | undefined>> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
@@ -151,8 +149,8 @@ export async function insertBookings(db: WriteDb, bookings: readonly Booking[], 
   return saved;
 }
 
-/** Two bookings of one rider took the same free slot (PostgreSQL, on two instances). */
+/** The booking found no free slot: all taken (SQLite), or taken by a booking on another instance at the same moment (PostgreSQL). */
 export function isSlotTaken(error: unknown): boolean {
-  const { constraint } = (error ?? {}) as { constraint?: unknown };
-  return constraint === 'rides_open_slot_per_rider';
+  const { message, constraint } = (error ?? {}) as { message?: unknown; constraint?: unknown };
+  return constraint === 'rides_open_slot_per_rider' || (typeof message === 'string' && message.includes('rides.open_slot'));
 }
