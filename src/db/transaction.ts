@@ -1,5 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
 /**
@@ -64,6 +64,10 @@ interface Pending {
 }
 
 const MAX_BATCH = 256;
+// Compiled once: every unit of a batch runs these.
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release unit');
+const ROLLBACK = CompiledQuery.raw('rollback to unit');
 
 /**
  * Group commit for SQLite's one writer connection: units that arrive while a batch is being written
@@ -108,14 +112,14 @@ export class GroupCommit implements Transactions {
       await this.#db.transaction().execute(async (trx) => {
         for (const unit of batch) {
           const callbacks: Array<() => void> = [];
-          await sql`savepoint unit`.execute(trx);
+          await trx.executeQuery(SAVEPOINT);
           try {
             const value = await unit.work({ db: trx, afterCommit: (callback) => callbacks.push(callback) });
-            await sql`release unit`.execute(trx);
+            await trx.executeQuery(RELEASE);
             done.push({ unit, value, callbacks });
           } catch (error) {
-            await sql`rollback to unit`.execute(trx);
-            await sql`release unit`.execute(trx);
+            await trx.executeQuery(ROLLBACK);
+            await trx.executeQuery(RELEASE);
             failed.push({ unit, error });
           }
         }
