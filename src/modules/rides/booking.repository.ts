@@ -144,7 +144,8 @@ export async function insertBookings(db: WriteDb, bookings: readonly Booking[], 
   const saved: Array<SavedBooking | undefined> = [];
   for (const { ride, notice } of bookings) {
     const [booked] = await bookOnSqlite.rows(db, { ...ride, max_open: maxOpen });
-    saved.push(booked && { ride: booked, noticeId: (await noticeOnSqlite.rows(db, { ...notice, ride_id: booked.id }))[0].id });
+    const [{ id: noticeId }] = await noticeOnSqlite.rows(db, { ...notice, ride_id: booked.id });
+    saved.push({ ride: booked, noticeId });
   }
   return saved;
 }
