@@ -47,22 +47,18 @@ export const takenSlots = (db: Db, riderId: Expression<number> | number) =>
   db.selectFrom('rides').where('rider_id', '=', riderId).where('status', 'in', literal(OPEN_STATUSES)).where('open_slot', 'is not', null);
 
 /**
- * The rider's lowest free slot among 1..maxOpen (the smallest free one is 1 or a taken one + 1),
- * null when all are taken. A unique index over (rider, slot) of open rides makes two bookings that
- * race for one slot on PostgreSQL fail rather than both succeed, so a rider never holds more than
- * `maxOpen` open rides.
+ * The rider's lowest free slot among 1..maxOpen, no row when all are taken. The taken slots are
+ * distinct, so read in order through the index the first free one is the first position whose slot
+ * is not its own number (or the one after the last): one pass over the rider's open rides. A unique
+ * index over (rider, slot) of open rides makes two bookings that race for one slot on PostgreSQL
+ * fail rather than both succeed, so a rider never holds more than `maxOpen` open rides.
  */
 function freeSlot(db: Db, riderId: Expression<number> | number, maxOpen: number) {
-  const taken = () => takenSlots(db, riderId);
-  const candidates = db
-    .selectNoFrom(sql<number>`1`.as('candidate'))
-    .unionAll(taken().select(sql<number>`open_slot + 1`.as('candidate')))
-    .as('candidates');
-  return db
-    .selectFrom(candidates)
-    .select((eb) => eb.fn.min<number>('candidate').as('slot'))
-    .where('candidate', '<=', maxOpen)
-    .where('candidate', 'not in', taken().select(sql<number>`open_slot`.as('slot')));
+  const inOrder = takenSlots(db, riderId).select(['open_slot', sql<number>`row_number() over (order by open_slot)`.as('nth')]);
+  const firstGap = db
+    .selectFrom(inOrder.as('taken'))
+    .select(sql<number>`coalesce(min(case when open_slot <> nth then nth end), count(*) + 1)`.as('slot'));
+  return db.selectFrom(firstGap.as('first_gap')).select('slot').where('slot', '<=', maxOpen);
 }
 
 /**

@@ -55,7 +55,7 @@ describe('bookings written many at a time', () => {
     riders = await inner.run(async ({ db }) => {
       const rows = await db
         .insertInto('users')
-        .values(Array.from({ length: 12 }, (_, i) => ({ email: `writer-${i}@test.local`, name: `rider ${i}`, password_hash: 'x', role: 'USER', created_at: 1, updated_at: 1 })))
+        .values(Array.from({ length: 13 }, (_, i) => ({ email: `writer-${i}@test.local`, name: `rider ${i}`, password_hash: 'x', role: 'USER', created_at: 1, updated_at: 1 })))
         .returning('id')
         .execute();
       return rows.map((row) => row.id);
@@ -98,6 +98,24 @@ describe('bookings written many at a time', () => {
     const saved = await Promise.all(Array.from({ length: 5 }, (_, i) => writer.write(booking(rider, `same ${i}`), () => {})));
     assert.deepEqual(saved.filter((ride) => ride !== undefined).map((ride) => ride.open_slot).sort(), [1, 2, 3]);
     assert.equal(saved.filter((ride) => ride === undefined).length, 2, 'the rest find every slot taken');
+  });
+
+  test('a slot freed among taken ones is the next booking’s, and none is found while all are taken', async () => {
+    const writer = new BookingWriter(transactions, 3);
+    const rider = riders[12];
+    const book = async (place: string) => (await writer.write(booking(rider, place), () => {}))?.open_slot;
+    const end = (slot: number) =>
+      database.connection.transactions.run(({ db }) =>
+        db.updateTable('rides').set({ status: 'CANCELLED' }).where('rider_id', '=', rider).where('open_slot', '=', slot).where('status', '=', 'REQUESTED').execute(),
+      );
+    assert.deepEqual([await book('gap 1'), await book('gap 2'), await book('gap 3')], [1, 2, 3]);
+    await end(2);
+    assert.equal(await book('gap 4'), 2, 'the freed middle slot');
+    await end(1);
+    await end(3);
+    assert.equal(await book('gap 5'), 1, 'the lowest free slot');
+    assert.equal(await book('gap 6'), 3);
+    assert.equal(await book('gap 7'), undefined, 'all three taken');
   });
 
   test('a booking that fails does not take the others of its batch with it', async () => {
