@@ -32,10 +32,17 @@ export class TestSocket {
   /** Resolves with the close code and reason once the socket is closed. */
   readonly closed: Promise<{ code: number; reason: string }>;
   #waiters: Array<() => void> = [];
+  /** How the server closed the socket, for failure messages. */
+  #closedWith = '';
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
-    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.once('close', (code, reason) => {
+        this.#closedWith = `${code} ${reason.toString()}`;
+        resolve({ code, reason: reason.toString() });
+      }),
+    );
     // The server sends text frames only, which ws hands over as one Buffer each.
     ws.on('message', (data: Buffer) => {
       this.received.push(JSON.parse(data.toString('utf8')) as ServerMessage);
@@ -84,7 +91,7 @@ export class TestSocket {
   async until(condition: () => boolean, what: string): Promise<void> {
     const deadline = Date.now() + WAIT_MS;
     while (!condition()) {
-      if (this.ws.readyState === WebSocket.CLOSED) assert.fail(`socket closed while waiting for ${what}; ${this.#lastReceived()}`);
+      if (this.ws.readyState === WebSocket.CLOSED) assert.fail(`socket closed (${this.#closedWith}) while waiting for ${what}; ${this.#lastReceived()}`);
       if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; ${this.#lastReceived()}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());

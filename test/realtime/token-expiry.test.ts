@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { systemClock } from '../../src/platform/clock.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signUp } from '../helpers/factories.ts';
 import { realtimeUrl, TestSocket } from './socket-client.ts';
 
 const UNAUTHORIZED = 4401;
-/** Below the configurable minimum, so the tests need not wait a minute. */
-const TTL_SECONDS = 2;
+/**
+ * Below the configurable minimum, so the tests need not wait a minute; exp is in whole seconds, so a
+ * token lives between TTL - 1 and TTL seconds, room enough for signing up and connecting on a busy machine.
+ */
+const TTL_SECONDS = 3;
 
 const expiryOf = (token: string): number => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { exp: number }).exp * 1000;
 
 describe('live connections end when their access token expires', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ accessTokenTtlSeconds: TTL_SECONDS });
+    // The real clock: the test clock stands still, while a connection's expiry is a timer in real time,
+    // so tokens issued by a test clock expire early by however long the app took to start.
+    t = await createTestApp({ accessTokenTtlSeconds: TTL_SECONDS }, { clock: systemClock });
   });
   after(() => t.close());
 
