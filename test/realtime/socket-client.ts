@@ -37,18 +37,14 @@ export class TestSocket {
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
-    this.closed = new Promise((resolve) =>
-      ws.once('close', (code, reason) => {
-        this.#closedWith = `${code} ${reason.toString()}`;
-        resolve({ code, reason: reason.toString() });
-      }),
-    );
+    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     // The server sends text frames only, which ws hands over as one Buffer each.
     ws.on('message', (data: Buffer) => {
       this.received.push(JSON.parse(data.toString('utf8')) as ServerMessage);
       for (const wake of this.#waiters.splice(0)) wake();
     });
-    ws.on('close', () => {
+    ws.on('close', (code, reason) => {
+      this.#closedWith = `${code} ${reason.toString()}`;
       for (const wake of this.#waiters.splice(0)) wake();
     });
   }

@@ -79,8 +79,7 @@ const bookOnPostgres = new PreparedStatement('book_rides', (db, p: { rides: stri
           eb
             .selectFrom('booking')
             .innerJoinLateral(() => freeSlot(db, sql.ref<number>('booking.rider_id'), p.max_open).as('free'), (on) => on.onTrue())
-            .select([...BOOKING_COLUMNS.map((column) => `booking.${column}` as const), 'free.slot'])
-            .where('free.slot', 'is not', null),
+            .select([...BOOKING_COLUMNS.map((column) => `booking.${column}` as const), 'free.slot']),
         )
         .returning(RIDE_COLUMNS),
     )
