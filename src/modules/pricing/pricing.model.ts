@@ -1,4 +1,5 @@
-import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+import type { Point } from '../../platform/geo/geo.ts';
+import { CITY_SPEED_KMH, straightDistanceKm } from '../../platform/routing/straight-router.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { FareEstimate, PricingRules } from './pricing.schemas.ts';
 
@@ -20,15 +21,13 @@ export const FIRST_RULES: PricingRules = {
   },
 };
 
-/** Roads are longer than the great circle between two points. */
-export const ROAD_FACTOR = 1.3;
-/** Average city speed that turns distance into minutes. */
-export const CITY_SPEED_KMH = 24;
+// The straight provider's numbers (platform/routing): what the fare used before routing, and still does by default.
+export { CITY_SPEED_KMH, ROAD_FACTOR } from '../../platform/routing/straight-router.ts';
 /** The range shown around a quote: ±10 %. The booked fare is the quote's `fare`. */
 export const QUOTE_RANGE = { low: 0.9, high: 1.1 };
 
-/** An estimate as the API shows it, and the pricing version behind it (which a booking records). */
-export type Quote = FareEstimate & { pricingVersion: number };
+/** An estimate as the API shows it (without who routed it), and the pricing version behind it (which a booking records). */
+export type Quote = Omit<FareEstimate, 'routeProvider'> & { pricingVersion: number };
 
 /** The live demand behind a quote: the surge multiplier and the expected pickup wait. */
 export interface DemandSignal {
@@ -40,22 +39,23 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 // Floating point turns 8.4 / 24 × 60 into 21.000000000000004; settle to 6 decimals before ceil/floor.
 const settle = (value: number) => Math.round(value * 1e6) / 1e6;
 
-/** Road distance between two points, to 10 m. */
-export function roadDistanceKm(pickup: Point, drop: Point): number {
-  return round2(haversineKm(pickup, drop) * ROAD_FACTOR);
-}
+/** Road distance between two points by the straight provider, to 10 m. */
+export const roadDistanceKm = (pickup: Point, drop: Point): number => straightDistanceKm(pickup, drop);
 
 export const durationMinutes = (distanceKm: number): number => Math.ceil(settle((distanceKm / CITY_SPEED_KMH) * 60));
 
-/** fare = max(minimum, base + perKm × km + perMinute × minutes) × surge (at most the cap), in whole rupees. */
+/**
+ * fare = max(minimum, base + perKm × km + perMinute × minutes) × surge (at most the cap), in whole rupees.
+ * `drivingMinutes` is the router's driving time; without it, the distance at city speed.
+ */
 export function quoteFare(
-  input: { distanceKm: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number },
+  input: { distanceKm: number; drivingMinutes?: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number },
   rules: PricingRules,
   version: number,
 ): Quote {
   const rate = rules.fares[input.rideType];
   const distanceKm = round2(input.distanceKm);
-  const minutes = durationMinutes(distanceKm);
+  const minutes = input.drivingMinutes === undefined ? durationMinutes(distanceKm) : Math.ceil(settle(input.drivingMinutes));
   const surgeMultiplier = Math.min(rules.surgeCap, Math.max(1, input.surgeMultiplier));
   const distanceFare = round2(rate.perKm * distanceKm);
   const timeFare = round2(rate.perMinute * minutes);
