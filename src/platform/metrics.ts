@@ -20,6 +20,11 @@ export interface Count {
   inc(labels?: Labels): void;
 }
 
+/** Durations recorded as they happen. */
+export interface Timing {
+  observe(labels: Labels, seconds: number): void;
+}
+
 const PREFIX = 'ride_hailing_';
 // From a cached read (a millisecond) to a slow report (ten seconds).
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -62,6 +67,12 @@ export class Metrics {
   counter(name: string, help: string, labelNames: readonly string[] = []): Count {
     const counter = new Counter({ name: PREFIX + name, help, labelNames, registers: [this.#registry] });
     return { inc: (labels) => (labels ? counter.inc(labels) : counter.inc()) };
+  }
+
+  /** A histogram of durations in seconds, recorded as things happen. */
+  histogram(name: string, help: string, labelNames: readonly string[] = []): Timing {
+    const histogram = new Histogram({ name: PREFIX + name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [this.#registry] });
+    return { observe: (labels, seconds) => histogram.observe(labels, seconds) };
   }
 
   /** A counter whose owner keeps the total; read when Prometheus scrapes. */
