@@ -48,7 +48,7 @@ import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, req
 import { crossOrigin } from './platform/cors.ts';
 import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
 import { createMailer } from './platform/mail.ts';
-import { metricsEndpoint } from './platform/metrics.ts';
+import { Metrics, metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
@@ -58,6 +58,7 @@ import { RedisHub } from './platform/realtime/redis-hub.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRedis, untilReady } from './platform/redis.ts';
+import { createRouter } from './platform/routing/create-router.ts';
 import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
 import { withRequestSerializer } from './platform/request-log.ts';
 import { webApps } from './platform/web-apps.ts';
@@ -101,7 +102,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   registerHttpConventions(app);
 
-  // Platform: storage, tokens, mail, and the state instances share.
+  // Platform: routing (a road graph that cannot load stops the start before anything opens), storage, tokens, mail, and the state instances share.
+  const metrics = new Metrics((error, family) => app.log.warn({ err: error, family }, 'metric not collected'));
+  const router = createRouter(config.routing, { metrics, log: app.log });
   const database = connectDatabase(config.database, (error) => app.log.warn({ err: error }, 'database connection lost'));
   await database.migrate();
   const { db, transactions } = database;
@@ -144,6 +147,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     stats,
     pricing,
     demand: (pickup) => insights.signalAt(pickup),
+    router,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
@@ -172,7 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
-  const metrics = serviceMetrics({ overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools(), log: app.log });
+  serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools() });
 
   // Live streams end first, so clients reconnect elsewhere; after requests in flight have
   // finished, buffered writes are flushed and connections closed.

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+import { parseRouting, type RoutingConfig } from './platform/routing/routing-config.ts';
 import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
 
 // Every environment variable the service reads. Values arrive as strings; Ajv coerces them.
@@ -43,6 +44,7 @@ const EnvSchema = Type.Object({
   DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
   DISPATCH_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 120 }),
   DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
+  ROUTING: Type.String({ minLength: 1, default: 'straight' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
   WEB_APPS: Type.Boolean({ default: true }),
   // A tile template as Leaflet reads it: {z}, {x} and {y} (optionally {s}, {r}); it reaches the apps' pages
@@ -94,6 +96,8 @@ export interface Config {
   dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number; roundRides?: number };
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
   driverApprovalRequired: boolean;
+  /** ROUTING: what measures trips (great circle, an imported road graph, or an OSRM server). */
+  routing: RoutingConfig;
   /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */
   metricsToken: string | undefined;
   /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show, the payment checkout they load. */
@@ -139,6 +143,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: RAZORPAY_CHECKOUT_URL "${env.RAZORPAY_CHECKOUT_URL}" is not a valid http(s) URL`);
   }
   const database = parseDatabaseUrl(env.DATABASE_URL);
+  let routing: RoutingConfig;
+  try {
+    routing = parseRouting(env.ROUTING);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -172,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxMs: env.DISPATCH_MAX_SECONDS * 1000,
     },
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
+    routing,
     metricsToken: env.METRICS_TOKEN,
     webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL },
     logLevel: env.LOG_LEVEL,

@@ -25,6 +25,7 @@ describe('configuration', () => {
     assert.equal(config.corsOrigins, '*');
     assert.equal(config.trustProxy, false);
     assert.equal(config.redisKeyPrefix, 'ride-hailing:');
+    assert.deepEqual(config.routing, { provider: 'straight' });
     assert.deepEqual(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'x.db')}` }).database, { kind: 'sqlite', file: join(dir, 'x.db') });
   });
 
@@ -78,6 +79,15 @@ describe('configuration', () => {
     assert.deepEqual(origins('https://app.example.com, http://localhost:5173/'), ['https://app.example.com', 'http://localhost:5173']);
   });
 
+  test('ROUTING: straight, graph:<file> (resolved to an absolute path) or osrm:<url>', () => {
+    const routing = (value: string) => loadConfig({ DATABASE_URL: 'sqlite::memory:', ROUTING: value }).routing;
+    assert.deepEqual(routing('straight'), { provider: 'straight' });
+    assert.deepEqual(routing('graph:data/roads.bin'), { provider: 'graph', file: join(process.cwd(), 'data/roads.bin') });
+    assert.deepEqual(routing('graph:/srv/roads.bin'), { provider: 'graph', file: '/srv/roads.bin' });
+    assert.deepEqual(routing('osrm:http://127.0.0.1:5000/'), { provider: 'osrm', url: 'http://127.0.0.1:5000' });
+    assert.deepEqual(routing('osrm:https://osrm.example.com/v5'), { provider: 'osrm', url: 'https://osrm.example.com/v5' });
+  });
+
   test('REDIS_KEY_PREFIX is read from the environment', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:', REDIS_KEY_PREFIX: 'staging:rides:' }).redisKeyPrefix, 'staging:rides:');
   });
@@ -101,6 +111,11 @@ describe('configuration', () => {
     [{ ACCESS_TOKEN_TTL_SECONDS: '-5' }, /ACCESS_TOKEN_TTL_SECONDS/],
     [{ SMTP_URL: 'http://mail' }, /SMTP_URL/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    [{ ROUTING: 'google' }, /ROUTING "google" is not straight, graph:<file> or osrm:<url>/],
+    [{ ROUTING: 'graph:' }, /ROUTING graph: needs the file/],
+    [{ ROUTING: 'osrm:localhost:5000' }, /ROUTING osrm: needs the http\(s\) address/],
+    [{ ROUTING: 'osrm:ftp://osrm.example.com' }, /ROUTING osrm:/],
+    [{ ROUTING: 'osrm:http://osrm?profile=car' }, /ROUTING osrm:/],
   ];
   for (const [env, message] of bad) {
     test(`rejects ${JSON.stringify(env)}`, () => {

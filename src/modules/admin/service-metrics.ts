@@ -1,7 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { PoolStats } from '../../db/connect.ts';
 import { runChecks, type ReadinessCheck } from '../../platform/health.ts';
-import { Metrics } from '../../platform/metrics.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 import type { DispatchCounts } from '../dispatch/dispatcher.ts';
 import type { AdminOverview } from './overview.service.ts';
 
@@ -14,15 +13,13 @@ export interface ServiceMetricsSources {
   /** The readiness checks of /ready (database, and Redis when configured). */
   checks: Record<string, ReadinessCheck>;
   pools: () => PoolStats[];
-  log: FastifyBaseLogger;
 }
 
 /** Families collected one after another in a scrape share one read within this time. */
 const SHARED_READ_MS = 1_000;
 
-/** The service's metrics: requests and the process (platform/metrics.ts), and these families. */
-export function serviceMetrics(sources: ServiceMetricsSources): Metrics {
-  const metrics = new Metrics((error, family) => sources.log.warn({ err: error, family }, 'metric not collected'));
+/** Adds these families to the service's metrics (beside requests and the process, platform/metrics.ts). */
+export function serviceMetrics(metrics: Metrics, sources: ServiceMetricsSources): void {
   const figures = shared(() => sources.overview.figures());
   metrics.gauge('rides_today', 'Rides booked today (SERVICE_TIMEZONE), by the status each is in now', ['status'], async () =>
     Object.entries((await figures()).ridesToday).map(([status, value]) => ({ labels: { status }, value })),
@@ -50,7 +47,6 @@ export function serviceMetrics(sources: ServiceMetricsSources): Metrics {
       { labels: { pool, state: 'waiting' }, value: waiting },
     ]),
   );
-  return metrics;
 }
 
 /** One read serves every family of a scrape that needs it. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from '../../platform/schemas.ts';
+import { ROUTE_PROVIDERS } from '../../platform/routing/router.ts';
 import { RIDE_TYPES } from '../../platform/vocabulary.ts';
 
 const Rupees = (description: string) => Type.Number({ minimum: 0, maximum: 100_000, description });
@@ -53,5 +54,6 @@ export const FareEstimate = Type.Object({
   surgeMultiplier: Type.Number(),
   etaMinMinutes: Type.Integer({ description: 'Pickup wait, low end' }),
   etaMaxMinutes: Type.Integer({ description: 'Pickup wait, high end' }),
+  routeProvider: Nullable(Type.String({ enum: ROUTE_PROVIDERS, description: 'Who measured the trip (ROUTING, or straight when it could not); null when the caller gave distanceKm' })),
 });
 export type FareEstimate = Static<typeof FareEstimate>;

@@ -1,7 +1,8 @@
 import { badRequest } from '../../platform/errors.ts';
 import type { Point } from '../../platform/geo/geo.ts';
+import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
-import { quoteFare, roadDistanceKm, type DemandSignal, type Quote } from '../pricing/pricing.model.ts';
+import { quoteFare, type DemandSignal, type Quote } from '../pricing/pricing.model.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { EstimateQuery } from './rides.schemas.ts';
 
@@ -22,36 +23,51 @@ export function rideTypeOf(value: string | undefined): RideType {
   return type;
 }
 
+/** A quote and who measured its trip (null: the caller gave the distance, or there was no trip to measure). */
+export type TripQuote = Quote & { routeProvider: RouteProvider | null };
+
+/** The trip a quote prices: its length, and the router's driving time when a router measured it. */
+interface Trip {
+  distanceKm: number;
+  drivingMinutes?: number;
+  routeProvider: RouteProvider | null;
+}
+
 /** Fare quotes with the live surge: what /rides/estimate shows is what a booking of the same trip is charged. */
 export class FareQuotes {
   readonly #demand: DemandSource;
   readonly #pricing: Pick<Pricing, 'current'>;
+  readonly #router: Pick<Router, 'route'>;
 
-  constructor(demand: DemandSource, pricing: Pick<Pricing, 'current'>) {
+  constructor(demand: DemandSource, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>) {
     this.#demand = demand;
     this.#pricing = pricing;
+    this.#router = router;
   }
 
-  estimate(query: EstimateQuery): Promise<Quote> {
+  estimate(query: EstimateQuery): Promise<TripQuote> {
     const pickup = point(query.pickupLat, query.pickupLon, 'pickup');
     const drop = point(query.dropLat, query.dropLon, 'drop');
     const rideType = rideTypeOf(query.rideType);
-    if (pickup && drop) return this.quote(roadDistanceKm(pickup, drop), rideType, pickup);
+    if (pickup && drop) return this.trip(pickup, drop, rideType);
     if (query.distanceKm === undefined) {
       throw badRequest('distanceKm is required unless pickupLat, pickupLon, dropLat and dropLon are all given');
     }
-    return this.quote(query.distanceKm, rideType, pickup);
+    return this.#quote(Promise.resolve({ distanceKm: query.distanceKm, routeProvider: null }), rideType, pickup);
   }
 
   /** Without both points the trip length is unknown and the type's minimum fare applies (distance 0). */
-  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType): Promise<Quote> {
-    return this.quote(pickup && drop ? roadDistanceKm(pickup, drop) : 0, rideType, pickup);
+  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType): Promise<TripQuote> {
+    if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null }), rideType, pickup);
+    const route = this.#router.route(pickup, drop);
+    return this.#quote(route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes, routeProvider: provider })), rideType, pickup);
   }
 
-  /** The quote under the pricing rules in force now (the answer names their version). */
-  async quote(distanceKm: number, rideType: RideType, pickup: Point | undefined): Promise<Quote> {
-    const signal = await this.#demand(pickup);
+  /** The quote under the pricing rules in force now (the answer names their version); routing and demand are asked at once. */
+  async #quote(measured: Promise<Trip>, rideType: RideType, pickup: Point | undefined): Promise<TripQuote> {
+    const [trip, signal] = await Promise.all([measured, this.#demand(pickup)]);
     const { version, rules } = this.#pricing.current();
-    return quoteFare({ distanceKm, rideType, ...signal }, rules, version);
+    const quote = quoteFare({ distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal }, rules, version);
+    return { ...quote, routeProvider: trip.routeProvider };
   }
 }

@@ -4,6 +4,7 @@ import type { Transactions } from '../../db/transaction.ts';
 import type { ServiceBus, UserHub } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Counters } from '../../platform/counters.ts';
+import type { Router } from '../../platform/routing/router.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
@@ -44,6 +45,8 @@ export interface RideModuleDependencies {
   pricing: Pick<Pricing, 'current' | 'rules'>;
   /** The surge and pickup wait behind fare quotes. */
   demand: DemandSource;
+  /** Trip distances and driving times (ROUTING). */
+  router: Pick<Router, 'route'>;
   maxOpenRidesPerRider: number;
 }
 
@@ -83,7 +86,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
-  const quotes = new FareQuotes(deps.demand, deps.pricing);
+  const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router);
   return {
     quotes,
     booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),

@@ -552,9 +552,10 @@ describe('fares', () => {
     assertOk(reply);
     assert.deepEqual(Object.keys(reply.body).sort(), [
       'baseFare', 'currency', 'distanceFare', 'distanceKm', 'durationMinutes', 'estimatedFare', 'etaMaxMinutes', 'etaMinMinutes',
-      'fare', 'fareMax', 'fareMin', 'rideType', 'surgeMultiplier', 'timeFare',
+      'fare', 'fareMax', 'fareMin', 'rideType', 'routeProvider', 'surgeMultiplier', 'timeFare',
     ]);
     const q = reply.body;
+    assert.equal(q.routeProvider, 'straight', 'the default ROUTING measured the trip');
     assert.equal(q.currency, 'INR');
     assert.equal(q.rideType, 'mini', 'mini is the default type');
     assert.equal(q.estimatedFare, q.fare);
@@ -572,6 +573,7 @@ describe('fares', () => {
       const q = reply.body;
       const rate = FARES[rideType];
       assert.equal(q.distanceKm, 12);
+      assert.equal(q.routeProvider, null, 'the caller gave the distance');
       assert.equal(q.durationMinutes, 30, '12 km at city speed');
       assert.equal(q.baseFare, rate.base);
       assert.equal(q.distanceFare, rate.perKm * 12);
