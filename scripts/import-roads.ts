@@ -2,7 +2,7 @@
 //
 // Builds the road graph that ROUTING=graph:roads.bin routes on, from an OpenStreetMap extract: the
 // drivable roads with their class speeds and one-way rules, the largest part in which every node
-// reaches every other, as the compact file src/platform/routing/road-graph.ts describes.
+// reaches every other, contracted for fast search, as the file src/platform/routing/road-graph.ts describes.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { encodeRoadGraph, graphBytes } from '../src/platform/routing/road-graph.ts';
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const megabytes = (graphBytes(graph) / 2 ** 20).toFixed(1);
   console.log(
-    `${out}: ${stats.nodes} nodes, ${stats.edges} edges from ${stats.ways} drivable ways (${megabytes} MB) in ${seconds} s; ` +
+    `${out}: ${stats.nodes} nodes, ${stats.roads} road edges from ${stats.ways} drivable ways and ${stats.shortcuts} shortcuts (${megabytes} MB) in ${seconds} s; ` +
       `left out ${stats.droppedNodes} nodes not connected both ways to the rest, ${stats.missingNodes} way nodes missing from the extract`,
   );
   return 0;

@@ -1,11 +1,22 @@
-import { COORDINATE_SCALE, type RoadGraph } from './road-graph.ts';
+import { COORDINATE_SCALE } from './road-graph.ts';
 
 // Turns nodes and directed edges, added one by one (by the OpenStreetMap import or the benchmark's
-// synthetic city), into a RoadGraph: compressed adjacency (CSR), and only the largest strongly
+// synthetic city), into a plain graph: compressed adjacency (CSR), and only the largest strongly
 // connected part, so that every node can reach every other (a route between two snapped points
-// always exists; islands and one-way dead ends of an extract's border are dropped).
+// always exists; islands and one-way dead ends of an extract's border are dropped). contraction.ts
+// turns that into the graph the router searches.
 
-type NumberArray = Int32Array | Uint32Array | Float32Array;
+type NumberArray = Int32Array | Uint32Array | Float64Array;
+
+/** Roads only, by the node they leave. */
+export interface PlainGraph {
+  lat: Int32Array;
+  lon: Int32Array;
+  firstEdge: Uint32Array;
+  target: Uint32Array;
+  metres: Float64Array;
+  seconds: Float64Array;
+}
 
 /** A typed array that grows as values are pushed. */
 class Growing<A extends NumberArray> {
@@ -33,7 +44,7 @@ class Growing<A extends NumberArray> {
 }
 
 export interface BuiltGraph {
-  graph: RoadGraph;
+  graph: PlainGraph;
   /** Nodes left out for not being in the largest strongly connected part. */
   droppedNodes: number;
 }
@@ -43,9 +54,8 @@ export class GraphBuilder {
   readonly #lon = new Growing((n) => new Int32Array(n));
   readonly #from = new Growing((n) => new Uint32Array(n));
   readonly #to = new Growing((n) => new Uint32Array(n));
-  readonly #lengthM = new Growing((n) => new Float32Array(n));
-  readonly #seconds = new Growing((n) => new Float32Array(n));
-  #maxSpeedKmh = 0;
+  readonly #metres = new Growing((n) => new Float64Array(n));
+  readonly #seconds = new Growing((n) => new Float64Array(n));
 
   get nodes(): number {
     return this.#lat.length;
@@ -59,13 +69,12 @@ export class GraphBuilder {
   }
 
   /** A one-way edge; a two-way road is two edges. */
-  addEdge(from: number, to: number, lengthM: number, speedKmh: number): void {
+  addEdge(from: number, to: number, metres: number, speedKmh: number): void {
     if (from === to) return;
     this.#from.push(from);
     this.#to.push(to);
-    this.#lengthM.push(lengthM);
-    this.#seconds.push(lengthM / (speedKmh / 3.6));
-    this.#maxSpeedKmh = Math.max(this.#maxSpeedKmh, speedKmh);
+    this.#metres.push(metres);
+    this.#seconds.push(metres / (speedKmh / 3.6));
   }
 
   build(): BuiltGraph {
@@ -87,15 +96,15 @@ export class GraphBuilder {
     const { firstEdge, order } = csr(kept, { length: this.#from.length, at: (e) => renumber[this.#from.at(e)] }, inside);
     const m = order.length;
     const target = new Uint32Array(m);
-    const lengthM = new Float32Array(m);
-    const seconds = new Float32Array(m);
+    const metres = new Float64Array(m);
+    const seconds = new Float64Array(m);
     for (let i = 0; i < m; i++) {
       const e = order[i];
       target[i] = renumber[this.#to.at(e)];
-      lengthM[i] = this.#lengthM.at(e);
+      metres[i] = this.#metres.at(e);
       seconds[i] = this.#seconds.at(e);
     }
-    return { graph: { lat, lon, firstEdge, target, lengthM, seconds, maxSpeedKmh: this.#maxSpeedKmh }, droppedNodes: n - kept };
+    return { graph: { lat, lon, firstEdge, target, metres, seconds }, droppedNodes: n - kept };
   }
 }
 

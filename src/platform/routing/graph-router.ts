@@ -1,7 +1,7 @@
 import type { Point } from '../geo/geo.ts';
 import { NodeGrid } from './node-grid.ts';
-import { PathFinder, type PathCost } from './path-finder.ts';
 import { COORDINATE_SCALE, edgeCount, graphBytes, nodeCount, readRoadGraph, type RoadGraph } from './road-graph.ts';
+import { RouteSearch, type PathCost } from './route-search.ts';
 import { stopsOf, type Route, type RouteOptions, type Router, type RouteTable } from './router.ts';
 import { silentTelemetry, type RoutingTelemetry } from './routing-telemetry.ts';
 import { cityMinutes, StraightRouter } from './straight-router.ts';
@@ -32,14 +32,14 @@ export class GraphRouter implements Router {
   readonly provider = 'graph';
   readonly #graph: RoadGraph;
   readonly #grid: NodeGrid;
-  readonly #finder: PathFinder;
+  readonly #search: RouteSearch;
   readonly #straight: StraightRouter;
   readonly #telemetry: RoutingTelemetry;
 
   constructor(graph: RoadGraph, options: { straight?: StraightRouter; telemetry?: RoutingTelemetry } = {}) {
     this.#graph = graph;
     this.#grid = new NodeGrid(graph);
-    this.#finder = new PathFinder(graph);
+    this.#search = new RouteSearch(graph);
     this.#straight = options.straight ?? new StraightRouter();
     this.#telemetry = options.telemetry ?? silentTelemetry;
   }
@@ -58,7 +58,7 @@ export class GraphRouter implements Router {
   }
 
   get memory(): GraphMemory {
-    return { graphBytes: graphBytes(this.#graph), gridBytes: this.#grid.bytes, searchBytes: this.#finder.bytes };
+    return { graphBytes: graphBytes(this.#graph), gridBytes: this.#grid.bytes, searchBytes: this.#search.bytes };
   }
 
   async route(from: Point, to: Point, via: readonly Point[] = [], options: RouteOptions = {}): Promise<Route> {
@@ -70,11 +70,11 @@ export class GraphRouter implements Router {
     const geometry: Point[] = [stops[0]];
     for (let i = 1; i < stops.length; i++) {
       const [a, b] = [snaps[i - 1]!, snaps[i]!];
-      const cost = this.#finder.fastest(a.node, b.node);
+      const cost = this.#search.fastest(a.node, b.node);
       if (!cost) return this.#fallback('no_path', from, to, via, options);
       seconds += cost.seconds;
       metres += cost.metres;
-      if (options.geometry) geometry.push(...this.#finder.pathTo(b.node).map((v) => this.#point(v)), stops[i]);
+      if (options.geometry) geometry.push(...this.#search.lastPath().map((v) => this.#point(v)), stops[i]);
     }
     // The stretches between each stop and its road node, once at every stop a route passes.
     const accessKm = snaps.reduce((sum, snap, i) => sum + snap!.km * (i === 0 || i === stops.length - 1 ? 1 : 2), 0);
@@ -84,34 +84,36 @@ export class GraphRouter implements Router {
 
   async table(sources: readonly Point[], destinations: readonly Point[]): Promise<RouteTable> {
     const to = destinations.map((point) => this.#grid.nearest(point, SNAP_KM));
-    const reachable = to.filter((snap): snap is Snap => snap !== undefined).map((snap) => snap.node);
+    const from = sources.map((point) => this.#grid.nearest(point, SNAP_KM));
+    const onGraph = (snaps: Array<Snap | undefined>) => snaps.filter((snap): snap is Snap => snap !== undefined).map((snap) => snap.node);
+    const costs = this.#search.table(onGraph(from), onGraph(to));
+    // Rows and columns of the snapped points only; the others are filled from straight.
+    const row = new Map(onGraph(from).map((node, i) => [node, costs[i]]));
+    const column = new Map(onGraph(to).map((node, j) => [node, j]));
     const durationsMinutes: number[][] = [];
     const distancesKm: number[][] = [];
     let routed = 0;
-    for (const source of sources) {
-      const from = this.#grid.nearest(source, SNAP_KM);
-      const costs = from ? this.#finder.fromSource(from.node, reachable) : [];
-      const byNode = new Map<number, PathCost | undefined>(reachable.map((node, i) => [node, costs[i]]));
+    sources.forEach((source, i) => {
       const durations: number[] = [];
       const distances: number[] = [];
       destinations.forEach((destination, j) => {
-        const snap = to[j];
-        const cost = from && snap ? byNode.get(snap.node) : undefined;
-        if (from && snap && cost) {
+        const [a, b] = [from[i], to[j]];
+        const cost: PathCost | undefined = a && b ? row.get(a.node)?.[column.get(b.node)!] : undefined;
+        if (a && b && cost) {
           routed++;
-          const accessKm = from.km + snap.km;
+          const accessKm = a.km + b.km;
           durations.push(cost.seconds / 60 + cityMinutes(accessKm));
           distances.push(cost.metres / 1000 + accessKm);
           return;
         }
-        this.#telemetry.fallback(from && snap ? 'no_path' : 'off_graph');
+        this.#telemetry.fallback(a && b ? 'no_path' : 'off_graph');
         const straight = this.#straight.routeNow(source, destination);
         durations.push(straight.durationMinutes);
         distances.push(straight.distanceKm);
       });
       durationsMinutes.push(durations);
       distancesKm.push(distances);
-    }
+    });
     const provider = routed > 0 || sources.length * destinations.length === 0 ? 'graph' : 'straight';
     return { durationsMinutes, distancesKm, provider };
   }

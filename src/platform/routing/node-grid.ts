@@ -1,5 +1,5 @@
 import { distanceKm, type Point } from '../geo/geo.ts';
-import { COORDINATE_SCALE, nodeCount, type RoadGraph } from './road-graph.ts';
+import { COORDINATE_SCALE, type RoadGraph } from './road-graph.ts';
 
 // The nearest graph node to a point, through a grid of cells over the graph's bounding box: each cell
 // lists its nodes (two typed arrays, built by a counting sort at load), and a search looks at rings of
@@ -23,8 +23,8 @@ export class NodeGrid {
   /** The shortest side of a cell anywhere in the grid, in km (bounds how far a ring can be). */
   readonly #cellKm: number;
 
-  constructor(graph: RoadGraph, cellDegrees = DEFAULT_CELL_DEGREES) {
-    const n = nodeCount(graph);
+  constructor(graph: Pick<RoadGraph, 'lat' | 'lon'>, cellDegrees = DEFAULT_CELL_DEGREES) {
+    const n = graph.lat.length;
     this.#lat = graph.lat;
     this.#lon = graph.lon;
     let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];

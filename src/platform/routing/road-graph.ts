@@ -1,27 +1,37 @@
 import { readFileSync } from 'node:fs';
 
-// A road graph as typed arrays, and its file: a 24-byte header, then the arrays one after another,
-// each element 4 bytes, so loading is one read and views onto it (no parsing, no objects per node).
+// A road graph as the router holds it, and its file. The graph is a contraction hierarchy: every node
+// has a rank, and besides the roads it has shortcuts (one edge standing for a fastest path through
+// lower-ranked nodes) so that a search only ever climbs in rank; see contraction.ts for how it is
+// built and route-search.ts for how it is searched. Edges are in two CSR lists by their lower end:
+// `up` holds the edges that leave a node for a higher one, `down` the edges that reach a node from a
+// higher one (searched backwards from a destination).
 //
-//   magic "RHRG" · format version · node count n · edge count m · fastest speed (km/h, float) · 0
-//   lat[n], lon[n]       int32, 1e-7 degrees (OpenStreetMap's own precision, about a centimetre)
-//   firstEdge[n + 1]     uint32: node v's edges are firstEdge[v] … firstEdge[v + 1] - 1 (CSR)
-//   target[m]            uint32: where an edge leads
-//   lengthM[m]           float32: its length in metres
-//   seconds[m]           float32: the time to drive it
+// The file is a 24-byte header, then the arrays one after another, every element 4 bytes, so loading
+// is one read and views onto it (no parsing, no objects per node):
 //
-// Memory: 12 bytes a node and 12 bytes an edge (a city of 1 million nodes and 2.5 million edges
-// takes about 42 MB), plus what the router builds at load (grid and search state, see graph-router.ts).
+//   magic "RHRG" · format version · node count n · up edges u · down edges d · 0
+//   lat[n], lon[n]                      int32, 1e-7 degrees (OpenStreetMap's precision, about 1 cm)
+//   up: first[n + 1], other[u], seconds[u], metres[u], middle[u]
+//   down: first[n + 1], other[d], seconds[d], metres[d], middle[d]
+//
+// first: uint32, a node's edges are first[v] … first[v + 1] - 1; other: uint32, the edge's other end;
+// seconds, metres: float32; middle: int32, the node a shortcut passes (-1 for a road).
+// Memory: 16 bytes a node, and 16 bytes per edge or shortcut.
+
+export interface EdgeList {
+  first: Uint32Array;
+  other: Uint32Array;
+  seconds: Float32Array;
+  metres: Float32Array;
+  middle: Int32Array;
+}
 
 export interface RoadGraph {
   lat: Int32Array;
   lon: Int32Array;
-  firstEdge: Uint32Array;
-  target: Uint32Array;
-  lengthM: Float32Array;
-  seconds: Float32Array;
-  /** The fastest edge's speed: the A* estimate of time left never overestimates with it. */
-  maxSpeedKmh: number;
+  up: EdgeList;
+  down: EdgeList;
 }
 
 const MAGIC = 0x47524852; // "RHRG" read as a little-endian uint32
@@ -31,11 +41,13 @@ const HEADER_BYTES = 24;
 export const COORDINATE_SCALE = 1e7;
 
 export const nodeCount = (graph: RoadGraph): number => graph.lat.length;
-export const edgeCount = (graph: RoadGraph): number => graph.target.length;
+/** Roads and shortcuts. */
+export const edgeCount = (graph: RoadGraph): number => graph.up.other.length + graph.down.other.length;
+
+const arraysOf = (graph: RoadGraph) => [graph.lat, graph.lon, ...[graph.up, graph.down].flatMap((list) => [list.first, list.other, list.seconds, list.metres, list.middle])];
 
 /** Bytes the graph's arrays hold. */
-export const graphBytes = (graph: RoadGraph): number =>
-  [graph.lat, graph.lon, graph.firstEdge, graph.target, graph.lengthM, graph.seconds].reduce((sum, array) => sum + array.byteLength, 0);
+export const graphBytes = (graph: RoadGraph): number => arraysOf(graph).reduce((sum, array) => sum + array.byteLength, 0);
 
 export function encodeRoadGraph(graph: RoadGraph): Uint8Array {
   const bytes = new Uint8Array(HEADER_BYTES + graphBytes(graph));
@@ -43,10 +55,10 @@ export function encodeRoadGraph(graph: RoadGraph): Uint8Array {
   header.setUint32(0, MAGIC, true);
   header.setUint32(4, FORMAT_VERSION, true);
   header.setUint32(8, nodeCount(graph), true);
-  header.setUint32(12, edgeCount(graph), true);
-  header.setFloat32(16, graph.maxSpeedKmh, true);
+  header.setUint32(12, graph.up.other.length, true);
+  header.setUint32(16, graph.down.other.length, true);
   let offset = HEADER_BYTES;
-  for (const array of [graph.lat, graph.lon, graph.firstEdge, graph.target, graph.lengthM, graph.seconds]) {
+  for (const array of arraysOf(graph)) {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
     offset += array.byteLength;
   }
@@ -62,26 +74,25 @@ export function decodeRoadGraph(bytes: Uint8Array): RoadGraph {
   if (header.getUint32(0, true) !== MAGIC) throw new Error('not a road graph written by npm run import-roads');
   const version = header.getUint32(4, true);
   if (version !== FORMAT_VERSION) throw new Error(`road graph format ${version}; this service reads format ${FORMAT_VERSION} (import the roads again)`);
-  const n = header.getUint32(8, true);
-  const m = header.getUint32(12, true);
-  const expected = HEADER_BYTES + 4 * (3 * n + 1 + 3 * m);
+  const [n, u, d] = [header.getUint32(8, true), header.getUint32(12, true), header.getUint32(16, true)];
+  const expected = HEADER_BYTES + 4 * (2 * n + 2 * (n + 1) + 4 * u + 4 * d);
   if (data.byteLength !== expected) throw new Error(`road graph of ${data.byteLength} bytes; its header says ${expected} (a truncated file?)`);
   let offset = data.byteOffset + HEADER_BYTES;
-  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, length: number): T => {
-    const array = make(data.buffer, offset, length);
+  const take = <T>(make: new (buffer: ArrayBufferLike, offset: number, length: number) => T, length: number): T => {
+    const array = new make(data.buffer, offset, length);
     offset += 4 * length;
     return array;
   };
-  const graph: RoadGraph = {
-    lat: take((b, o, l) => new Int32Array(b, o, l), n),
-    lon: take((b, o, l) => new Int32Array(b, o, l), n),
-    firstEdge: take((b, o, l) => new Uint32Array(b, o, l), n + 1),
-    target: take((b, o, l) => new Uint32Array(b, o, l), m),
-    lengthM: take((b, o, l) => new Float32Array(b, o, l), m),
-    seconds: take((b, o, l) => new Float32Array(b, o, l), m),
-    maxSpeedKmh: header.getFloat32(16, true),
-  };
-  checkStructure(graph);
+  const list = (m: number): EdgeList => ({
+    first: take(Uint32Array, n + 1),
+    other: take(Uint32Array, m),
+    seconds: take(Float32Array, m),
+    metres: take(Float32Array, m),
+    middle: take(Int32Array, m),
+  });
+  const graph: RoadGraph = { lat: take(Int32Array, n), lon: take(Int32Array, n), up: list(u), down: list(d) };
+  checkEdges(graph.up, n);
+  checkEdges(graph.down, n);
   return graph;
 }
 
@@ -90,14 +101,12 @@ export function readRoadGraph(file: string): RoadGraph {
 }
 
 // A damaged file must fail at start, not send a search outside its arrays later.
-function checkStructure(graph: RoadGraph): void {
-  const n = nodeCount(graph);
-  const m = edgeCount(graph);
-  if (!(graph.maxSpeedKmh > 0)) throw new Error('road graph without a positive fastest speed');
-  if (graph.firstEdge[0] !== 0 || graph.firstEdge[n] !== m) throw new Error('road graph edge index does not cover its edges');
-  for (let v = 0; v < n; v++) if (graph.firstEdge[v] > graph.firstEdge[v + 1]) throw new Error('road graph edge index out of order');
+function checkEdges(list: EdgeList, n: number): void {
+  const m = list.other.length;
+  if (list.first[0] !== 0 || list.first[n] !== m) throw new Error('road graph edge index does not cover its edges');
+  for (let v = 0; v < n; v++) if (list.first[v] > list.first[v + 1]) throw new Error('road graph edge index out of order');
   for (let e = 0; e < m; e++) {
-    if (graph.target[e] >= n) throw new Error('road graph edge leads to no node');
-    if (!(graph.seconds[e] >= 0) || !(graph.lengthM[e] >= 0)) throw new Error('road graph edge with a negative or missing cost');
+    if (list.other[e] >= n || list.middle[e] < -1 || list.middle[e] >= n) throw new Error('road graph edge leads to no node');
+    if (!(list.seconds[e] >= 0) || !(list.metres[e] >= 0)) throw new Error('road graph edge with a negative or missing cost');
   }
 }

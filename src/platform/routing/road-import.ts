@@ -1,20 +1,24 @@
 import { distanceKm } from '../geo/geo.ts';
+import { contract } from './contraction.ts';
 import { GraphBuilder } from './graph-builder.ts';
 import { readOsm } from './osm-reader.ts';
 import { drivable, type Drivable } from './road-classes.ts';
-import { edgeCount, nodeCount, type RoadGraph } from './road-graph.ts';
+import type { RoadGraph } from './road-graph.ts';
 
 // An OpenStreetMap extract → a road graph (what `npm run import-roads` writes). Two passes over the
 // file, so memory follows the roads, not the extract: the first keeps the drivable ways and the node
 // ids they use; the second keeps those nodes' positions and drops every other node (buildings,
 // footpaths, shops: most of an extract). Each way's consecutive nodes become edges in the directions
-// a car may drive them, timed at the way's speed.
+// a car may drive them, timed at the way's speed; then the graph is contracted for fast search.
 
 export interface ImportStats {
   /** Drivable ways found. */
   ways: number;
   nodes: number;
-  edges: number;
+  /** One-way road edges (a two-way street block is two). */
+  roads: number;
+  /** Edges the contraction added, each standing for a fastest path. */
+  shortcuts: number;
   /** Nodes left out for not being in the largest strongly connected part (islands, one-way dead ends). */
   droppedNodes: number;
   /** Way nodes the extract did not contain (ways cut at its border). */
@@ -59,8 +63,9 @@ export async function importRoads(file: string): Promise<{ graph: RoadGraph; sta
     }
   }
   if (builder.nodes === 0) throw new Error(`${file}: no drivable roads found`);
-  const { graph, droppedNodes } = builder.build();
-  return { graph, stats: { ways: ways.length, nodes: nodeCount(graph), edges: edgeCount(graph), droppedNodes, missingNodes } };
+  const { graph: plain, droppedNodes } = builder.build();
+  const { graph, shortcuts } = contract(plain);
+  return { graph, stats: { ways: ways.length, nodes: plain.lat.length, roads: plain.target.length, shortcuts, droppedNodes, missingNodes } };
 }
 
 function uniqueSorted(values: readonly number[]): Float64Array {

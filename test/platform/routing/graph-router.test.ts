@@ -50,13 +50,10 @@ describe('importing roads and routing on the graph', () => {
     writeFileSync(extract, osmXml(streetGrid()));
     const out = join(dir, 'grid.bin');
     const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, extract, '--out', out]);
-    assert.match(stdout, /25 nodes, 80 edges from 11 drivable ways/);
-    assert.match(stdout, /left out 2 nodes/);
-    const graph = readRoadGraph(out);
     // 25 corners; 40 two-way blocks; no building corner, no footway, no island.
-    assert.equal(graph.lat.length, 25);
-    assert.equal(graph.target.length, 80);
-    assert.equal(graph.maxSpeedKmh, RESIDENTIAL_KMH);
+    assert.match(stdout, /25 nodes, 80 road edges from 11 drivable ways and \d+ shortcuts/);
+    assert.match(stdout, /left out 2 nodes/);
+    assert.equal(readRoadGraph(out).lat.length, 25);
     grid = GraphRouter.load(out);
   });
 
@@ -155,7 +152,7 @@ describe('importing roads and routing on the graph', () => {
     assert.throws(() => decodeRoadGraph(new TextEncoder().encode('node,lat,lon\n1,12.9,77.5\n')), /not a road graph written by npm run import-roads/);
     assert.throws(() => decodeRoadGraph(bytes.subarray(0, bytes.length - 8)), /a truncated file/);
     const corrupt = bytes.slice();
-    new DataView(corrupt.buffer).setUint32(24 + 4 * (2 * 25 + 26), 999_999, true); // the first edge's target
+    new DataView(corrupt.buffer).setUint32(24 + 4 * (2 * 25 + 26), 999_999, true); // the first upward edge's other end
     assert.throws(() => decodeRoadGraph(corrupt), /edge leads to no node/);
     assert.equal(decodeRoadGraph(bytes.slice()).lat.length, 25);
   });
