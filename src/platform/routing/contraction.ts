@@ -51,21 +51,22 @@ export function contract(plain: PlainGraph): { graph: RoadGraph; shortcuts: numb
 
   const distance = new Float64Array(n);
   const reached = new Uint32Array(n);
+  const wanted = new Uint32Array(n);
   let search = 0;
   const heap = new MinHeap();
-  /** Fastest times from `source` without passing `excluded`, as far as `limit` seconds. */
-  const witnesses = (source: number, excluded: number, limit: number) => {
-    search++;
+  /** Fastest times from `source` without passing `excluded`, as far as `limit` seconds or until the `targets` marked wanted are settled. */
+  const witnesses = (source: number, excluded: number, limit: number, targets: number) => {
     heap.clear();
     reached[source] = search;
     distance[source] = 0;
     heap.push(source, 0);
-    let settled = 0;
-    while (heap.size > 0 && heap.peekKey() <= limit && settled < WITNESS_SETTLE_LIMIT) {
+    let [settled, left] = [0, targets];
+    while (heap.size > 0 && heap.peekKey() <= limit && settled < WITNESS_SETTLE_LIMIT && left > 0) {
       const key = heap.peekKey();
       const v = heap.pop();
       if (key > distance[v]) continue;
       settled++;
+      if (wanted[v] === search) left--;
       for (const e of out[v]) {
         const w = to[e];
         const time = key + seconds[e];
@@ -86,7 +87,14 @@ export function contract(plain: PlainGraph): { graph: RoadGraph; shortcuts: numb
     let count = 0;
     for (const e1 of ins) {
       const u = from[e1];
-      witnesses(u, v, seconds[e1] + slowestOut);
+      search++;
+      let targets = 0;
+      for (const e2 of outs) {
+        if (to[e2] === u || wanted[to[e2]] === search) continue;
+        wanted[to[e2]] = search;
+        targets++;
+      }
+      witnesses(u, v, seconds[e1] + slowestOut, targets);
       for (const e2 of outs) {
         const x = to[e2];
         const through = seconds[e1] + seconds[e2];
