@@ -20,6 +20,7 @@ import { median, round, spread } from './lib/stats.ts';
 import { dispatchScenario } from './scenarios/dispatch.ts';
 import { operatorScenario } from './scenarios/operator.ts';
 import { realtimeScenario } from './scenarios/realtime.ts';
+import { routingScenario } from './scenarios/routing.ts';
 import { webScenario } from './scenarios/web.ts';
 
 /** Scenarios in files of their own (bench/scenarios/), by the name `--only=` selects them with. */
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, Scenario> = {
   dispatch: dispatchScenario,
   operator: operatorScenario,
   realtime: realtimeScenario,
+  routing: routingScenario,
   web: webScenario,
 };
 
