@@ -13,8 +13,11 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { queryPoints } from './lib/drivers.ts';
 import { loadFixtures, type Fixtures } from './lib/fixtures.ts';
-import { bearer, json, load, type LoadRequest, type LoadResult } from './lib/load.ts';
-import { PINNING, pidOf, rssMb, SERVICE_NODE_FLAGS, spawnNode, startServer, type RunningServer } from './lib/processes.ts';
+import { formatCpu } from './lib/cost.ts';
+import { formatFailures, serviceWarnings } from './lib/failures.ts';
+import { bearer, json, load, type LoadRequest } from './lib/load.ts';
+import { startService, windowsSummary, type Measurement, type ServiceUnderTest } from './lib/measure.ts';
+import { PINNING, pidOf, rssMb, spawnNode, startServer } from './lib/processes.ts';
 import { log, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
 import { median, round, spread } from './lib/stats.ts';
 import { dispatchScenario } from './scenarios/dispatch.ts';
@@ -66,35 +69,36 @@ try {
 report();
 
 /** Runs the scenario and the bare-Fastify baseline alternately, after a warm-up of each. */
-async function versusBaseline(server: RunningServer, requests: LoadRequest[]): Promise<{ service: LoadResult[]; base: LoadResult[] }> {
+async function versusBaseline(service: ServiceUnderTest, requests: LoadRequest[]): Promise<{ service: Measurement[]; base: number[] }> {
   await load(baseline.url, echo, { seconds: SETTINGS.warmup });
-  await load(server.url, requests, { seconds: SETTINGS.warmup });
-  const service: LoadResult[] = [];
-  const base: LoadResult[] = [];
+  await load(service.url, requests, { seconds: SETTINGS.warmup });
+  const measured: Measurement[] = [];
+  const base: number[] = [];
   for (let i = 0; i < SETTINGS.repeats; i++) {
-    base.push(await load(baseline.url, echo, { seconds: SETTINGS.seconds }));
-    service.push(await load(server.url, requests, { seconds: SETTINGS.seconds }));
+    base.push((await load(baseline.url, echo, { seconds: SETTINGS.seconds })).requestsPerSecond);
+    measured.push(await service.measure(requests, { seconds: SETTINGS.seconds }));
   }
-  return { service, base };
+  return { service: measured, base };
 }
 
-function throughputRow(scenario: string, mode: string, runs: { service: LoadResult[]; base: LoadResult[] }, targetRatio: number): Row {
+function throughputRow(scenario: string, mode: string, runs: { service: Measurement[]; base: number[] }, targetRatio: number): Row {
   const rps = runs.service.map((r) => r.requestsPerSecond);
-  const baseRps = median(runs.base.map((r) => r.requestsPerSecond));
+  const baseRps = median(runs.base);
   const ratio = round(median(rps) / baseRps);
+  const summary = windowsSummary(runs.service);
   return {
     scenario,
     mode,
     requestsPerSecond: Math.round(median(rps)),
     p50: median(runs.service.map((r) => r.p50)),
     p99: median(runs.service.map((r) => r.p99)),
-    errors: runs.service.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     spreadPercent: spread(rps),
     baseline: 'bare Fastify JSON echo',
     baselineValue: Math.round(baseRps),
     ratio,
+    ...summary,
     target: `≥ ${targetRatio} × baseline req/s`,
-    met: ratio >= targetRatio && runs.service.every((r) => r.errors + r.non2xx === 0),
+    met: ratio >= targetRatio && summary.errors === 0,
   };
 }
 
@@ -103,7 +107,7 @@ async function rideScenarios(mode: Mode, env: Record<string, string | undefined>
   // Five riders per driver: each holds at most MAX_OPEN_RIDES_PER_RIDER open bookings, and the
   // booking scenario books for every rider again and again.
   const fixtures = await loadFixtures(configFor(env), { riders: 5 * SETTINGS.rides, drivers: SETTINGS.rides, acceptedRides: SETTINGS.rides });
-  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env, { flags: SERVICE_NODE_FLAGS });
+  const service = await startService([], env);
   try {
     if (wanted('location')) {
       // About a kilometre from pickup, so the run measures updates, not arrival notices.
@@ -117,16 +121,17 @@ async function rideScenarios(mode: Mode, env: Record<string, string | undefined>
       const runs = await versusBaseline(service, requests);
       rows.push(throughputRow('driver location updates (1,000 active rides)', mode.name, runs, 0.5));
       const seventy = Math.round(0.7 * median(runs.service.map((r) => r.requestsPerSecond)));
-      const paced = await load(service.url, requests, { seconds: SETTINGS.seconds, overallRate: seventy });
+      const paced = await service.measure(requests, { seconds: SETTINGS.seconds, overallRate: seventy });
+      const summary = windowsSummary([paced]);
       rows.push({
         scenario: `location updates at 70 % of max (${seventy} req/s)`,
         mode: mode.name,
         requestsPerSecond: Math.round(paced.requestsPerSecond),
         p50: paced.p50,
         p99: paced.p99,
-        errors: paced.errors + paced.non2xx,
+        ...summary,
         target: 'p99 < 25 ms',
-        met: paced.p99 < 25 && paced.errors + paced.non2xx === 0,
+        met: paced.p99 < 25 && summary.errors === 0,
       });
     }
     if (wanted('status')) {
@@ -140,7 +145,7 @@ async function rideScenarios(mode: Mode, env: Record<string, string | undefined>
   }
 }
 
-async function bookingScenario(mode: Mode, env: Record<string, string | undefined>, service: RunningServer, fixtures: Fixtures) {
+async function bookingScenario(mode: Mode, env: Record<string, string | undefined>, service: ServiceUnderTest, fixtures: Fixtures) {
   log('durable bookings against raw durable inserts');
   const requests: LoadRequest[] = fixtures.riders.map((rider, i) => ({
     method: 'POST',
@@ -149,28 +154,29 @@ async function bookingScenario(mode: Mode, env: Record<string, string | undefine
     body: json({ pickupLat: 12.9 + (i % 50) * 0.01, pickupLon: 77.5, dropLat: 12.95, dropLon: 77.6, paymentMode: 'CASH', pickupLocation: `bench ${i}` }),
   }));
   await load(service.url, requests, { seconds: SETTINGS.warmup });
-  const bookings: LoadResult[] = [];
+  const bookings: Measurement[] = [];
   const raw: number[] = [];
   for (let i = 0; i < SETTINGS.repeats; i++) {
     raw.push(await rawInsertRate(env));
-    bookings.push(await load(service.url, requests, { seconds: SETTINGS.seconds }));
+    bookings.push(await service.measure(requests, { seconds: SETTINGS.seconds }));
   }
   const rps = bookings.map((r) => r.requestsPerSecond);
   const base = median(raw);
   const ratio = round(median(rps) / base);
+  const summary = windowsSummary(bookings);
   rows.push({
     scenario: 'booking (POST /rides/book, durable)',
     mode: mode.name,
     requestsPerSecond: Math.round(median(rps)),
     p50: median(bookings.map((r) => r.p50)),
     p99: median(bookings.map((r) => r.p99)),
-    errors: bookings.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     spreadPercent: spread(rps),
     baseline: mode.name === 'embedded' ? 'raw SQLite single-row durable inserts' : 'raw PostgreSQL single-row inserts (pool of 10)',
     baselineValue: Math.round(base),
     ratio,
+    ...summary,
     target: '≥ 0.5 × raw durable insert rate',
-    met: ratio >= 0.5 && bookings.every((r) => r.errors + r.non2xx === 0),
+    met: ratio >= 0.5 && summary.errors === 0,
   });
 }
 
@@ -185,11 +191,11 @@ async function rawInsertRate(env: Record<string, string | undefined>): Promise<n
 
 async function nearbyScenarios(mode: Mode, env: Record<string, string | undefined>) {
   const requests: LoadRequest[] = queryPoints(1_000).map((p) => ({ method: 'GET', path: `/rides/drivers/nearby?lat=${p.lat.toFixed(5)}&lon=${p.lon.toFixed(5)}` }));
-  const measured: Record<number, LoadResult[]> = {};
+  const measured: Record<number, Measurement[]> = {};
   for (const drivers of [SETTINGS.nearbyDrivers, SETTINGS.scalingDrivers]) {
     await mode.resetRedis();
     log(`nearby search with ${drivers.toLocaleString('en')} drivers indexed`);
-    const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [`--drivers=${drivers}`], env, { flags: SERVICE_NODE_FLAGS });
+    const service = await startService([`--drivers=${drivers}`], env);
     try {
       const runs = await versusBaseline(service, requests);
       measured[drivers] = runs.service;
@@ -207,7 +213,7 @@ async function nearbyScenarios(mode: Mode, env: Record<string, string | undefine
           target: 'p50 within 1.3 × of the smaller index',
           met: ratio <= 1.3,
         });
-        const rss = rssMb(pidOf(service));
+        const rss = rssMb(pidOf(service.server));
         rows.push({
           scenario: `memory with ${drivers.toLocaleString('en')} drivers indexed`,
           mode: mode.name,
@@ -249,10 +255,11 @@ async function soakScenario(mode: Mode, env: Record<string, string | undefined>)
   const fixtures = await loadFixtures(configFor(env), { riders: SETTINGS.soakPairs, drivers: SETTINGS.soakPairs, acceptedRides: 0 });
   const fixturesFile = join(scratch, `soak-${mode.name}.json`);
   writeFileSync(fixturesFile, JSON.stringify(fixtures));
-  const service = await startServer(new URL('./service.ts', import.meta.url).pathname, [], env, { flags: SERVICE_NODE_FLAGS });
+  const service = await startService([], env);
   const samples: Array<{ at: number; rss: number }> = [];
   const started = Date.now();
-  const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(pidOf(service)) }), 5_000);
+  const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(pidOf(service.server)) }), 5_000);
+  const printedBefore = service.server.output().length;
   try {
     const child = spawnNode(new URL('./soak.ts', import.meta.url).pathname, [service.url, fixturesFile, String(SETTINGS.soakSeconds), String(SETTINGS.soakPairs)], {}, PINNING?.load);
     let output = '';
@@ -265,12 +272,13 @@ async function soakScenario(mode: Mode, env: Record<string, string | undefined>)
     const atWarm = warm[0]?.rss ?? samples.at(-1)!.rss;
     const peak = Math.max(...warm.map((s) => s.rss));
     const flat = peak <= Math.max(atWarm * 1.1, atWarm + 15);
-    if (result.errors) log(`soak errors, e.g. ${result.errorSamples.join(' | ')}`);
+    const serviceLog = serviceWarnings(service.server.output().slice(printedBefore));
     rows.push({
       scenario: `mixed soak, ${SETTINGS.soakSeconds >= 60 ? `${SETTINGS.soakSeconds / 60} min` : `${SETTINGS.soakSeconds} s`} (${SETTINGS.soakPairs} rider/driver pairs)`,
       mode: mode.name,
       requestsPerSecond: Math.round(result.requests / SETTINGS.soakSeconds),
       errors: result.errors,
+      ...((result.errors > 0 || serviceLog.length > 0) && { failures: { samples: result.errorSamples.map((message) => ({ message, count: 1 })), serviceLog } }),
       value: `${result.cycles} rides; RSS ${atWarm} MB after warm-up, peak ${peak} MB, end ${samples.at(-1)!.rss} MB`,
       target: '0 errors, RSS flat after warm-up',
       met: result.errors === 0 && flat,
@@ -317,6 +325,8 @@ function productionMode(databaseUrl: string, redisUrl: string): Mode {
       schemas.push(schema);
       const url = new URL(databaseUrl);
       url.searchParams.set('options', `-c search_path=${schema}`);
+      // Names the connections, so that the cost meter (lib/cost.ts) counts the backends serving this database's service.
+      url.searchParams.set('application_name', schema);
       return url.toString();
     },
     async resetRedis() {
@@ -350,7 +360,7 @@ function serviceEnv(): Record<string, string> {
 
 function report() {
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const header = ['scenario', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'spread', 'baseline', 'ratio', 'target', 'met'];
+  const header = ['scenario', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'spread', 'baseline', 'ratio', 'CPU ms/op: service · PG · Redis', 'target', 'met'];
   const lines = rows.map((r) => [
     r.scenario + (r.value ? ` — ${r.value}` : ''),
     r.mode,
@@ -361,11 +371,14 @@ function report() {
     r.spreadPercent === undefined ? '' : `±${r.spreadPercent / 2} %`,
     r.baseline ? `${r.baseline}: ${r.baselineValue?.toLocaleString('en')}` : '',
     r.ratio ?? '',
+    formatCpu(r.cpuMsPerOperation),
     r.target,
     r.met ? 'yes' : 'NO',
   ]);
   const table = [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
   console.log(`\n${quick ? 'Quick smoke run (smaller data sets; targets apply to the full run)\n' : ''}Machine: ${machine}; service pinned to core ${PINNING?.service ?? '-'}, load to core ${PINNING?.load ?? '-'}\n\n${table}\n`);
+  const failures = formatFailures(rows);
+  if (failures) console.log(failures);
   const results = new URL('./results/', import.meta.url).pathname;
   mkdirSync(results, { recursive: true });
   writeFileSync(join(results, quick ? 'quick.json' : 'latest.json'), JSON.stringify({ generatedAt: new Date().toISOString(), quick, machine, settings: SETTINGS, rows }, null, 2));

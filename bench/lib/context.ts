@@ -1,5 +1,7 @@
 // What every benchmark scenario shares: the run's settings, the row it reports, the mode it runs in.
 // A scenario is a function (mode, env) => rows; run.ts calls each one per mode and prints the table.
+import type { Cpu } from './cost.ts';
+import type { FailureSample } from './failures.ts';
 
 const argv = process.argv.slice(2).join(' ');
 export const quick = argv.includes('--quick');
@@ -23,6 +25,10 @@ export interface Row {
   baseline?: string;
   baselineValue?: number;
   ratio?: number;
+  /** CPU milliseconds per completed request of the service, PostgreSQL and Redis (bench/lib/cost.ts). */
+  cpuMsPerOperation?: Cpu;
+  /** What the failed requests were, and what the service logged at warn or above meanwhile. */
+  failures?: { samples: FailureSample[]; serviceLog: string[] };
   value?: string;
   target: string;
   met: boolean;

@@ -1,6 +1,7 @@
 // Runs one autocannon measurement and prints its summary as JSON. Started by load.ts on the load core.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { FailureSamples } from './failures.ts';
 import type { LoadRequest } from './load.ts';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as {
@@ -11,8 +12,9 @@ const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as {
   requests: LoadRequest[];
 };
 
+const failures = new FailureSamples();
 // Each connection walks the list from its own starting point.
-const result = await autocannon({
+const options: autocannon.Options = {
   url: spec.url,
   connections: spec.connections,
   duration: spec.seconds,
@@ -24,8 +26,16 @@ const result = await autocannon({
         const chosen = spec.requests[context.next++ % spec.requests.length];
         return { ...request, method: chosen.method, path: chosen.path, headers: { ...request.headers, ...chosen.headers }, body: chosen.body };
       },
+      // autocannon reads every body anyway; this only looks at the failed ones.
+      onResponse: (status, body) => {
+        if (status < 200 || status >= 300) failures.answer(status, body);
+      },
     },
   ],
+};
+const result = await new Promise<autocannon.Result>((resolve, reject) => {
+  const instance = autocannon(options, (error: Error | null, done) => (error ? reject(error) : resolve(done)));
+  instance.on('reqError', (error: Error) => failures.transport(error));
 });
 
 console.log(
@@ -37,5 +47,6 @@ console.log(
     total: result.requests.total,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    failures: failures.list(),
   }),
 );

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FailureSample } from './failures.ts';
 import { PINNING, spawnNode } from './processes.ts';
 
 export interface LoadRequest {
@@ -19,6 +20,8 @@ export interface LoadResult {
   total: number;
   errors: number;
   non2xx: number;
+  /** The kinds of non-2xx answers and transport errors, with how often each came. */
+  failures: FailureSample[];
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'bench-load-'));
