@@ -45,7 +45,8 @@ console.log(
     p99: result.latency.p99,
     mean: result.latency.average,
     total: result.requests.total,
-    errors: result.errors + result.timeouts,
+    // autocannon's errors already count its timeouts (adding them again counted a timed-out request twice).
+    errors: result.errors,
     non2xx: result.non2xx,
     failures: failures.list(),
   }),
