@@ -84,6 +84,9 @@ export class RedisCounters implements Counters {
   async close(): Promise<void> {}
 }
 
+/** After the shared store failed, how long counting stays on this instance before asking it again. */
+const RETRY_SHARED_MS = 2_000;
+
 /**
  * Shared counters that keep counting on this instance while the shared store is unreachable, so
  * ride codes can still be checked (and limits still hold) during a Redis outage. The bound is then
@@ -93,6 +96,7 @@ export class FallbackCounters implements Counters {
   readonly #shared: Counters;
   readonly #local: Counters;
   readonly #onFallback: (error: unknown) => void;
+  #failedAt = -Infinity;
 
   constructor(shared: Counters, local: Counters, onFallback: (error: unknown) => void) {
     this.#shared = shared;
@@ -101,9 +105,12 @@ export class FallbackCounters implements Counters {
   }
 
   async increment(key: string, windowMs: number): Promise<Hit> {
+    // Right after a failure the shared store is not asked: a frozen Redis would make every request wait for its timeout.
+    if (performance.now() - this.#failedAt < RETRY_SHARED_MS) return this.#local.increment(key, windowMs);
     try {
       return await this.#shared.increment(key, windowMs);
     } catch (error) {
+      this.#failedAt = performance.now();
       this.#onFallback(error);
       return this.#local.increment(key, windowMs);
     }

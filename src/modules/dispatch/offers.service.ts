@@ -18,7 +18,7 @@ export interface OffersDependencies {
   transactions: Transactions;
   lifecycle: Pick<RideLifecycle, 'accept'>;
   rides: Pick<RideDispatch, 'recordPickupDistance'>;
-  drivers: Pick<DriversService, 'position'>;
+  drivers: Pick<DriversService, 'current'>;
   events: OfferEvents;
   clock: Clock;
 }
@@ -90,8 +90,9 @@ export class OffersService {
     const { accepted, withdrawn } = await repository.closeForRide(tx.db, ride.id, ride.driver_id, now);
     if (accepted) this.#deps.events.accepted(tx, accepted);
     this.#deps.events.ended(tx, withdrawn, 'offer.withdrawn');
-    // Where the driver is now, from the location index (no database read inside the transaction).
-    const position = ride.driver_id === null ? undefined : await this.#deps.drivers.position(ride.driver_id);
+    // Where the driver is now, from the location index (no database read inside the transaction
+    // unless Redis is unreachable: then the stored position if fresh, so accepts keep working).
+    const position = ride.driver_id === null ? undefined : await this.#deps.drivers.current(ride.driver_id, tx.db);
     if (position && ride.pickup_lat !== null && ride.pickup_lon !== null) {
       return this.#deps.rides.recordPickupDistance(tx, ride.id, haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }));
     }

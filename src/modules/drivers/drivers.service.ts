@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/errors.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import { POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
@@ -10,6 +11,9 @@ import * as repository from './drivers.repository.ts';
 import type { DriverLocation } from './drivers.schemas.ts';
 
 export const PRESENCE_FLUSH_INTERVAL_MS = 1000;
+/** After the live index failed, reads with a fallback skip it this long instead of each waiting for its timeout (a frozen Redis). */
+const INDEX_RETRY_MS = 2_000;
+const UNREACHABLE = Symbol('unreachable');
 
 export interface DriversDependencies {
   db: Db;
@@ -33,6 +37,7 @@ export class DriversService {
   readonly #listeners: Array<(position: DriverPosition) => Promise<void>> = [];
   readonly #offline: Array<(driverId: number) => Promise<void>> = [];
   readonly #restored: Array<(positions: readonly DriverPosition[]) => Promise<void>> = [];
+  #indexFailedAt = -Infinity;
 
   constructor(deps: DriversDependencies) {
     this.#deps = deps;
@@ -89,14 +94,43 @@ export class DriversService {
 
   /**
    * Where the driver was last seen: the fresh position, else the last one stored (or still waiting
-   * to be), however old. What a ride in progress shows when its driver has gone quiet.
+   * to be), however old. What a ride in progress shows when its driver has gone quiet, and what it
+   * shows while the live index is unreachable (a Redis outage): PostgreSQL's copy.
    */
   async lastKnown(driverId: number): Promise<DriverPosition | undefined> {
-    const fresh = await this.position(driverId);
-    if (fresh) return fresh;
+    const fresh = await this.#indexed(driverId);
+    if (fresh !== UNREACHABLE && fresh) return fresh;
+    return this.#stored(driverId, this.#deps.db);
+  }
+
+  /**
+   * Where the driver is now: the fresh position, or, while the live index is unreachable, the stored
+   * one if it is as fresh (read with `db`, a transaction's handle when asked inside one).
+   */
+  async current(driverId: number, db: Db = this.#deps.db): Promise<DriverPosition | undefined> {
+    const fresh = await this.#indexed(driverId);
+    if (fresh !== UNREACHABLE) return fresh;
+    const stored = await this.#stored(driverId, db);
+    return stored && stored.updatedAt > this.#deps.clock.now() - POSITION_TTL_MS ? stored : undefined;
+  }
+
+  /** The index's answer; UNREACHABLE when it fails, and for INDEX_RETRY_MS after, without asking (no wait for each timeout). */
+  async #indexed(driverId: number): Promise<DriverPosition | undefined | typeof UNREACHABLE> {
+    if (performance.now() - this.#indexFailedAt < INDEX_RETRY_MS) return UNREACHABLE;
+    try {
+      return await this.position(driverId);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'REDIS_UNAVAILABLE')) throw error;
+      this.#indexFailedAt = performance.now();
+      return UNREACHABLE;
+    }
+  }
+
+  /** The last position written to driver_presence, or still waiting to be. */
+  async #stored(driverId: number, db: Db): Promise<DriverPosition | undefined> {
     const pending = this.#presence.get(driverId);
     if (pending) return { driverId, lat: pending.lat, lon: pending.lon, updatedAt: pending.updatedAt };
-    return repository.lastPosition(this.#deps.db, driverId);
+    return repository.lastPosition(db, driverId);
   }
 
   /** Drivers who reported a position since `since` (written within a second of the report). */

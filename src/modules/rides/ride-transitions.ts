@@ -1,7 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { RidesTable } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
-import { AppError } from '../../platform/errors.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { NewNotification, NotificationsService } from '../notifications/notifications.service.ts';
 import type { RideUpdates } from './ride-updates.ts';
@@ -55,11 +54,8 @@ export class RideTransitions {
   ): Promise<repository.RideRow | undefined> {
     // A ride that ends keeps the driver's last position (the drivers module owns it; the ride records where it ended).
     if ((changes.status === 'COMPLETED' || changes.status === 'CANCELLED') && ride.driver_id !== null) {
-      const last = await this.#drivers.lastKnown(ride.driver_id).catch((error: unknown) => {
-        // Live positions unreachable (a Redis outage): the ride still ends, with the position it holds.
-        if (error instanceof AppError && error.code === 'REDIS_UNAVAILABLE') return undefined;
-        throw error;
-      });
+      // During a Redis outage, the position PostgreSQL holds (driver_presence).
+      const last = await this.#drivers.lastKnown(ride.driver_id);
       if (last) Object.assign(changes, { driver_lat: last.lat, driver_lon: last.lon, driver_location_updated_at: last.updatedAt });
     }
     return this.#transactions.run(async (tx) => {
