@@ -18,6 +18,8 @@ export class RideUpdates {
   readonly #hub: UserHub;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
   readonly #log: FastifyBaseLogger;
+  /** Per ride, its latest announcement still under way. */
+  readonly #sending = new Map<number, Promise<void>>();
 
   constructor(deps: { snapshots: RideSnapshots; hub: UserHub; drivers: Pick<DriversService, 'lastKnown'>; log: FastifyBaseLogger }) {
     this.#snapshots = deps.snapshots;
@@ -37,22 +39,40 @@ export class RideUpdates {
   announce(tx: Tx, ride: RideRow, from: RideStatus | null): void {
     tx.afterCommit(() => {
       for (const listener of this.#listeners) listener(ride, from);
-      void this.#announce(ride, from);
+      // A ride's announcements leave in commit order: one that waits on a slow Redis (a pickup's
+      // position) must not let the next (the completion) overtake it and leave an app on PICKED.
+      const sending = (this.#sending.get(ride.id) ?? Promise.resolve())
+        .then(() => this.#announce(ride, from))
+        .catch((error: unknown) => this.#failed(error, ride, 'not announced'));
+      this.#sending.set(ride.id, sending);
+      void sending.finally(() => {
+        if (this.#sending.get(ride.id) === sending) this.#sending.delete(ride.id);
+      });
     });
   }
 
+  /**
+   * Each part on its own: a failure to drop snapshots elsewhere (they expire within seconds) or to
+   * reach one party never keeps the other from hearing; the hub tells users whose message it could
+   * not send to resync.
+   */
   async #announce(ride: RideRow, from: RideStatus | null): Promise<void> {
-    try {
-      // A ride just booked is remembered nowhere yet: no instance has anything to forget.
-      if (from !== null) await this.#snapshots.changed(ride);
-      const rider = this.#hub.reaches(ride.rider_id);
-      const driver = ride.driver_id !== null && this.#hub.reaches(ride.driver_id);
-      if (!rider && !driver) return;
-      const position = ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id) : undefined;
-      if (rider) await this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' }));
-      if (driver) await this.#hub.send(ride.driver_id!, 'ride.updated', toRide(ride, { position }));
-    } catch (error) {
-      this.#log.warn({ err: error, rideId: ride.id }, 'ride change not announced everywhere');
-    }
+    // A ride just booked is remembered nowhere yet: no instance has anything to forget.
+    if (from !== null) await this.#snapshots.changed(ride).catch((error: unknown) => this.#failed(error, ride, 'other instances not told to forget it'));
+    const rider = this.#hub.reaches(ride.rider_id);
+    const driver = ride.driver_id !== null && this.#hub.reaches(ride.driver_id);
+    if (!rider && !driver) return;
+    // lastKnown falls back to the stored position itself; a ride view without a position still goes out.
+    const position =
+      ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id).catch((error: unknown) => this.#failed(error, ride, 'sent without the driver’s position')) : undefined;
+    await Promise.all([
+      rider && this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' })).catch((error: unknown) => this.#failed(error, ride, 'not sent to the rider')),
+      driver && this.#hub.send(ride.driver_id!, 'ride.updated', toRide(ride, { position })).catch((error: unknown) => this.#failed(error, ride, 'not sent to the driver')),
+    ]);
+  }
+
+  #failed(error: unknown, ride: RideRow, what: string): undefined {
+    this.#log.warn({ err: error, rideId: ride.id }, `ride change: ${what}`);
+    return undefined;
   }
 }

@@ -11,6 +11,24 @@ export interface UserMessage<M extends EventMap, K extends keyof M & string = ke
 
 export type Listener<M extends EventMap> = (message: UserMessage<M>) => void;
 
+/**
+ * What a connection is told when the hub cannot keep its promise: `unavailable`, the hub cannot
+ * deliver right now (the connection should end, so its client resumes once it can); `resync`, some
+ * of the user's messages up to `seq` were never sent (the client re-reads over REST and carries on
+ * after `seq`). Either way the client knows; no message is skipped silently.
+ */
+export type Interruption = { kind: 'unavailable' } | { kind: 'resync'; seq: number };
+
+/** What this instance's connections received, and how long after sending: the realtime lag. */
+export interface DeliveryStats {
+  /** Messages handed to at least one connection on this instance. */
+  delivered: number;
+  /** Their delays from being sent to being handed over, summed. */
+  lagSeconds: number;
+  /** Messages this instance could not number or keep (their users were told to resync). */
+  unsent: number;
+}
+
 export interface Attachment<M extends EventMap> {
   /** The user's latest sequence number when attached: what was missed reaches up to it, later messages follow it. */
   seq: number;
@@ -41,10 +59,14 @@ export interface RealtimeHub<M extends EventMap> {
    * so senders skip building what nobody would read.
    */
   reaches(userId: number): boolean;
-  /** Starts delivering the user's new messages to `listener`; with `resumeAfter`, first what was missed. */
-  attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>>;
+  /**
+   * Starts delivering the user's new messages to `listener`; with `resumeAfter`, first what was
+   * missed. `interrupted` hears when messages may not reach the listener (never in process).
+   */
+  attach(userId: number, listener: Listener<M>, resumeAfter?: number, interrupted?: (interruption: Interruption) => void): Promise<Attachment<M>>;
   /** Live connections attached on this instance. */
   readonly connections: number;
+  readonly delivery: Readonly<DeliveryStats>;
   close(): Promise<void>;
 }
 
@@ -69,6 +91,7 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   readonly #clock: Clock;
   #sweptAt: number;
   #connections = 0;
+  readonly delivery: DeliveryStats = { delivered: 0, lagSeconds: 0, unsent: 0 };
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -87,6 +110,7 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
       user.kept.push({ ...message, sentAt: now });
       trim(user.kept, now);
     }
+    if (user.listeners.size > 0) this.delivery.delivered++;
     for (const listener of user.listeners) listener(message);
   }
 
@@ -145,14 +169,14 @@ function trim(kept: Array<{ sentAt: number }>, now: number): void {
 
 /**
  * The kept messages after `resumeAfter`, or 'resync' when the client asks from a point that is
- * gone (older than the oldest kept message) or unknown (past the latest sequence number).
+ * unknown (past the latest sequence number) or when any number after it is not kept: too old, or
+ * never stored (a message the hub could not keep during a Redis outage leaves a hole on purpose).
  */
 export function replayAfter<T extends { seq: number }>(kept: readonly T[], latest: number, resumeAfter: number): T[] | 'resync' {
   if (resumeAfter > latest) return 'resync';
-  if (resumeAfter === latest) return [];
-  const oldest = kept.length > 0 ? kept[0].seq : latest + 1;
-  if (oldest > resumeAfter + 1) return 'resync';
-  return kept.filter((message) => message.seq > resumeAfter).map((message) => strip(message));
+  const missed = kept.filter((message) => message.seq > resumeAfter);
+  if (missed.length !== latest - resumeAfter || missed.some((message, i) => message.seq !== resumeAfter + 1 + i)) return 'resync';
+  return missed.map((message) => strip(message));
 }
 
 /** A kept message without the bookkeeping of when it was kept. */

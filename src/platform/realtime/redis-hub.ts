@@ -2,8 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { EventMap } from '../event-bus.ts';
+import { unavailable } from '../errors.ts';
 import { viaRedis } from '../redis.ts';
-import { REPLAY_MS, replayAfter, type Attachment, type Listener, type RealtimeHub, type UserMessage } from './hub.ts';
+import { OutageWatch } from './outage-watch.ts';
+import { REPLAY_MS, replayAfter, type Attachment, type DeliveryStats, type Interruption, type Listener, type RealtimeHub, type UserMessage } from './hub.ts';
 
 // realtime:seq:{user}     the user's latest sequence number
 // realtime:kept:{user}    a stream of the user's recent messages (trimmed by Redis time, read by the clock's)
@@ -52,27 +54,55 @@ local seq = redis.call('GET', KEYS[1])
 if ARGV[2] == '0' then return {seq, {}} end
 return {seq, redis.call('XRANGE', KEYS[2], '-', '+')}`;
 
+// After an outage, for a user whose message could not be sent: a number is used up with no message
+// behind it, so a resume from before it finds a hole and gets `resync`, and connections attached
+// meanwhile are told on the channel.
+const SKIP = `
+${START_SEQ}
+local seq = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ${SEQ_TTL_SECONDS})
+redis.call('PUBLISH', KEYS[2], '{"userId":' .. ARGV[2] .. ',"resync":' .. string.format('%d', seq) .. '}')
+return seq`;
+
 type Send = (seqKey: string, keptKey: string, channel: string, start: number, userId: number, type: string, at: string, data: string) => Promise<number>;
 type Read = (seqKey: string, keptKey: string, attachedKey: string, start: number, withKept: 0 | 1, userId: number) => Promise<[string, Array<[string, string[]]>]>;
+type Skip = (seqKey: string, channel: string, start: number, userId: number) => Promise<number>;
 
-/** The hub across instances: sequence numbers and replay in Redis, fan-out over one pub/sub channel. */
+/** A connection's ends of an attachment: its messages, and what it is told when they may not come. */
+interface Receiver<M extends EventMap> {
+  deliver: Listener<M>;
+  interrupted(interruption: Interruption): void;
+}
+
+/**
+ * The hub across instances: sequence numbers and replay in Redis, fan-out over one pub/sub channel.
+ *
+ * It degrades loudly. When Redis stops answering (a send fails, the subscription drops, or the
+ * probe times out) every connection this instance holds is interrupted (closed with 1013 by the
+ * WebSocket), since it may miss messages; a message that could not be sent marks its user, and once
+ * Redis answers again the user's next number is skipped, so any resume from before gets `resync`
+ * and connections attached meanwhile, on any instance, are told at once.
+ */
 export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #prefix: string;
   readonly #send: Send;
   readonly #read: Read;
+  readonly #skip: Skip;
   readonly #clock: Clock;
   readonly #log: FastifyBaseLogger;
-  readonly #listeners = new Map<number, Set<Listener<M>>>();
+  readonly #listeners = new Map<number, Set<Receiver<M>>>();
   /** User → when a connection of theirs last attached, on any instance (as announced). */
   readonly #attached = new Map<number, number>();
   /** Whether #attached is complete: false until the set is read, and again while the subscription is down. */
   #knowsAttached = false;
   #reload: NodeJS.Timeout | undefined;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #outages: OutageWatch;
   #closed = false;
   #connections = 0;
+  readonly delivery: DeliveryStats = { delivered: 0, lagSeconds: 0, unsent: 0 };
 
   /** `subscriber` is the connection reserved for subscriptions (shared with the event bus). */
   constructor(redis: Redis, subscriber: Redis, prefix: string, clock: Clock, log: FastifyBaseLogger) {
@@ -83,25 +113,35 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     this.#log = log;
     redis.defineCommand('realtimeSend', { numberOfKeys: 3, lua: SEND });
     redis.defineCommand('realtimeRead', { numberOfKeys: 3, lua: READ });
-    const commands = redis as unknown as { realtimeSend: Send; realtimeRead: Read };
+    redis.defineCommand('realtimeSkip', { numberOfKeys: 2, lua: SKIP });
+    const commands = redis as unknown as { realtimeSend: Send; realtimeRead: Read; realtimeSkip: Skip };
     this.#send = commands.realtimeSend.bind(redis);
     this.#read = commands.realtimeRead.bind(redis);
+    this.#skip = commands.realtimeSkip.bind(redis);
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === prefix + ATTACHED) return this.#heardAttach(text);
-      if (channel !== prefix + CHANNEL) return;
-      try {
-        const { userId, message } = JSON.parse(text) as { userId: number; message: UserMessage<M> };
-        for (const listener of this.#listeners.get(userId) ?? []) listener(message);
-      } catch (error) {
-        log.warn({ err: error }, 'unreadable realtime message ignored');
-      }
+      if (channel === prefix + CHANNEL) this.#heard(text);
     });
     void subscriber.subscribe(prefix + CHANNEL).catch((error: unknown) => log.error({ err: error }, 'realtime channel not subscribed'));
-    // Announcements missed while the subscription was down are read again from the set.
-    subscriber.on('close', () => (this.#knowsAttached = false));
+    // Announcements missed while the subscription was down are read again from the set; messages
+    // published meanwhile never arrive here, so the connections this instance holds are interrupted.
+    subscriber.on('close', () => {
+      this.#knowsAttached = false;
+      if (!this.#closed) this.#outages.unreachable(new Error('the realtime subscription dropped'));
+    });
     subscriber.on('ready', () => void this.#loadAttached());
     void this.#loadAttached();
     this.#sweeper = setInterval(() => this.#forgetOld(), SWEEP_MS).unref();
+    this.#outages = new OutageWatch({
+      ping: () => redis.ping(),
+      subscribed: () => subscriber.status === 'ready',
+      skip: (userId) => this.#skip(seqKey(userId), CHANNEL, clock.now(), userId),
+      holdsConnections: () => this.#connections > 0,
+      interruptAll: () => {
+        for (const receivers of this.#listeners.values()) for (const receiver of receivers) receiver.interrupted({ kind: 'unavailable' });
+      },
+      log,
+    });
   }
 
   get connections(): number {
@@ -123,20 +163,36 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
 
   async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
     const now = this.#clock.now();
-    await viaRedis(this.#send(seqKey(userId), keptKey(userId), CHANNEL, now, userId, type, new Date(now).toISOString(), JSON.stringify(data)));
+    try {
+      await viaRedis(this.#send(seqKey(userId), keptKey(userId), CHANNEL, now, userId, type, new Date(now).toISOString(), JSON.stringify(data)));
+    } catch (error) {
+      this.delivery.unsent++;
+      this.#outages.lost(userId, error);
+      throw error;
+    }
   }
 
-  async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {
+  async attach(userId: number, listener: Listener<M>, resumeAfter?: number, interrupted: (interruption: Interruption) => void = () => {}): Promise<Attachment<M>> {
     // Listen first and hold what arrives while the kept messages are read, so nothing falls between.
     const held: Array<UserMessage<M>> = [];
     let holding = true;
-    const forward: Listener<M> = (message) => (holding ? held.push(message) : listener(message));
+    // Interruptions while attaching decide the answer instead of reaching a connection not yet set up.
+    let skippedWhileHolding = 0;
+    let unavailableWhileHolding = false;
+    const receiver: Receiver<M> = {
+      deliver: (message) => (holding ? held.push(message) : listener(message)),
+      interrupted: (interruption) => {
+        if (!holding) interrupted(interruption);
+        else if (interruption.kind === 'resync') skippedWhileHolding = Math.max(skippedWhileHolding, interruption.seq);
+        else unavailableWhileHolding = true;
+      },
+    };
     let listeners = this.#listeners.get(userId);
     if (!listeners) this.#listeners.set(userId, (listeners = new Set()));
-    listeners.add(forward);
+    listeners.add(receiver);
     this.#connections++;
     const detach = () => {
-      if (!listeners.delete(forward)) return;
+      if (!listeners.delete(receiver)) return;
       this.#connections--;
       if (listeners.size === 0) this.#listeners.delete(userId);
     };
@@ -148,12 +204,14 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
       // Redis trims by its own time and only roughly; what is kept is decided by the clock, as in memory.
       const kept = entries.map(([, fields]) => JSON.parse(fields[1]) as UserMessage<M>).filter((message) => Date.parse(message.at) >= now - REPLAY_MS);
       const replay = resumeAfter === undefined ? [] : replayAfter(kept, seq, resumeAfter);
+      if (unavailableWhileHolding) throw unavailable('A shared dependency (Redis) became unreachable; try again shortly', 'REDIS_UNAVAILABLE');
       // Held messages up to `seq` were published before the read and are in it (or need not be).
       const later = held.filter((message) => message.seq > seq);
       holding = false;
       return {
         seq,
-        resync: replay === 'resync',
+        // A number skipped after the read (an outage's end, in the moment of this attach): the client re-reads too.
+        resync: replay === 'resync' || skippedWhileHolding > seq,
         replay: replay === 'resync' ? later : [...replay, ...later],
         detach,
       };
@@ -167,7 +225,27 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     this.#closed = true;
     clearTimeout(this.#reload);
     clearInterval(this.#sweeper);
+    this.#outages.close();
     this.#listeners.clear();
+  }
+
+  #heard(text: string): void {
+    let heard: { userId: number; message?: UserMessage<M>; resync?: number };
+    try {
+      heard = JSON.parse(text) as typeof heard;
+    } catch (error) {
+      return this.#log.warn({ err: error }, 'unreadable realtime message ignored');
+    }
+    const receivers = this.#listeners.get(heard.userId);
+    if (!receivers) return;
+    if (heard.resync !== undefined) {
+      for (const receiver of receivers) receiver.interrupted({ kind: 'resync', seq: heard.resync });
+      return;
+    }
+    const message = heard.message!;
+    this.delivery.delivered++;
+    this.delivery.lagSeconds += Math.max(0, this.#clock.now() - Date.parse(message.at)) / 1000;
+    for (const receiver of receivers) receiver.deliver(message);
   }
 
   #heardAttach(text: string): void {

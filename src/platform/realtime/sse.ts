@@ -32,7 +32,12 @@ export class SseStreams<M extends EventMap> {
     // Live messages wait until the head and the replay are out (attaching may take a round trip).
     const waiting: Array<UserMessage<M>> = [];
     let live = false;
-    const attachment = await this.#hub.attach(userId, (message) => (live ? write(message) : waiting.push(message)), resumeAfter);
+    // Messages that may not come end the stream (the browser reconnects with Last-Event-ID); numbers
+    // skipped after an outage are a resync event, whose id is where to carry on from.
+    const attachment = await this.#hub.attach(userId, (message) => (live ? write(message) : waiting.push(message)), resumeAfter, (interruption) => {
+      if (interruption.kind === 'unavailable') stream.end();
+      else stream.write(`id: ${interruption.seq}\nevent: resync\ndata: {}\n\n`);
+    });
     reply.hijack();
     // The client may have gone while attaching: nobody would ever detach.
     if (request.raw.socket.destroyed) return attachment.detach();

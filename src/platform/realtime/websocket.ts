@@ -12,7 +12,7 @@ import { REALTIME_LIMITS, type RealtimeLimits } from './limits.ts';
 export const CLOSE = {
   /** Server stopping: reconnect (to another instance) and resume. */
   GOING_AWAY: 1001,
-  /** The server could not attach the connection (Redis unavailable): reconnect after a pause and resume. */
+  /** The server cannot deliver messages now (Redis unavailable): reconnect after a pause and resume. */
   TRY_AGAIN_LATER: 1013,
   /** No auth message in time; a bad, expired or refresh token; the token expired, or an account change ended it, while connected. */
   UNAUTHORIZED: 4401,
@@ -201,7 +201,10 @@ class Connection<M extends EventMap> {
     let replaying = true;
     let attachment;
     try {
-      attachment = await this.#options.hub.attach(user.id, (m) => (replaying ? waiting.push(m) : this.#send(m)), resumeAfter);
+      attachment = await this.#options.hub.attach(user.id, (m) => (replaying ? waiting.push(m) : this.#send(m)), resumeAfter, (interruption) => {
+        if (interruption.kind === 'unavailable') this.close(CLOSE.TRY_AGAIN_LATER, 'the server cannot deliver messages right now; reconnect and resume');
+        else this.#reply({ type: 'resync', seq: interruption.seq });
+      });
     } catch (error) {
       this.#log.warn({ err: error }, 'realtime connection not attached');
       return this.close(CLOSE.TRY_AGAIN_LATER, 'the server cannot deliver messages right now; reconnect and resume');
@@ -211,7 +214,7 @@ class Connection<M extends EventMap> {
     this.#token = message.token;
     this.#detach = () => attachment.detach();
     this.#reply({ type: 'ready', userId: user.id, seq: attachment.seq });
-    if (attachment.resync) this.#reply({ type: 'resync' });
+    if (attachment.resync) this.#reply({ type: 'resync', seq: attachment.seq });
     for (const m of attachment.replay) this.#send(m);
     replaying = false;
     for (const m of waiting) this.#send(m);
