@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryHub, type UserMessage } from '../../src/platform/realtime/hub.ts';
+import { MemoryHub, replayAfter, type UserMessage } from '../../src/platform/realtime/hub.ts';
 import { TestClock } from '../helpers/app.ts';
 
 type Messages = { note: { n: number } };
@@ -39,4 +39,15 @@ test('the in-process hub keeps a user’s messages for replay once a connection 
   );
   second.detach();
   await hub.close();
+});
+
+test('a resume is replayed only when every number after it is kept; a hole (a message never stored) is a resync', () => {
+  const kept = [{ seq: 5 }, { seq: 6 }, { seq: 8 }];
+  assert.equal(replayAfter(kept, 8, 6), 'resync', '7 was never stored');
+  assert.deepEqual(replayAfter(kept, 8, 7), [{ seq: 8 }]);
+  assert.deepEqual(replayAfter(kept, 8, 8), []);
+  assert.equal(replayAfter(kept, 9, 8), 'resync', '9 was handed out but is not kept');
+  assert.equal(replayAfter(kept, 8, 3), 'resync', '4 is older than what is kept');
+  assert.equal(replayAfter(kept, 8, 9), 'resync', 'a number never handed out');
+  assert.deepEqual(replayAfter([{ seq: 5 }, { seq: 6 }], 6, 4), [{ seq: 5 }, { seq: 6 }]);
 });
