@@ -72,6 +72,8 @@ export interface AppOptions {
   driverIndex?: DriverLocationIndex;
   /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
   realtime?: Partial<RealtimeLimits>;
+  /** Whether the process is draining before it stops (server.ts sets it on SIGTERM). */
+  draining?: () => boolean;
 }
 
 // Secrets that could reach a log line are masked: the authorization header of a logged request, and
@@ -98,7 +100,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     ...FRAMEWORK_ERROR_OPTIONS,
     trustProxy: trustedProxies(config.trustProxy),
-    return503OnClosing: true,
+    // Requests still arriving while the server closes (after the drain) are served, with Connection: close.
+    return503OnClosing: false,
   });
   registerHttpConventions(app);
 
@@ -200,7 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
-  await app.register(healthRoutes, { checks: readiness });
+  await app.register(healthRoutes, { checks: readiness, draining: options.draining });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });

@@ -53,6 +53,7 @@ const EnvSchema = Type.Object({
     pattern: '^https?://([\\w.{}-]+|\\[[0-9A-Fa-f:.]+\\])(:\\d{1,5})?/(?=\\S*\\{z\\})(?=\\S*\\{x\\})(?=\\S*\\{y\\})[^\\s"\'<>]*$',
     default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
   }),
+  SHUTDOWN_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 });
 type Env = Static<typeof EnvSchema>;
@@ -102,6 +103,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show, the payment checkout they load. */
   webApps: { enabled: boolean; root: string; mapTileUrl: string; checkoutUrl: string };
+  /** SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long /ready fails while requests are still served, before the server stops accepting. */
+  shutdownDelaySeconds: number;
   logLevel: string;
 }
 
@@ -185,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     routing,
     metricsToken: env.METRICS_TOKEN,
     webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL },
+    shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 
 export type ReadinessCheck = () => Promise<unknown>;
@@ -7,23 +8,44 @@ export type ReadinessCheck = () => Promise<unknown>;
 const CHECK_TIMEOUT_MS = 2_000;
 const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
-/** `/health`: the process answers. `/ready`: every dependency answered within two seconds. */
-export async function healthRoutes(fastify: FastifyInstance, { checks }: { checks: Record<string, ReadinessCheck> }) {
+export interface HealthOptions {
+  checks: Record<string, ReadinessCheck>;
+  /** Whether the process is draining (SIGTERM received): /ready fails and every answer closes its connection. */
+  draining?: () => boolean;
+}
+
+/**
+ * `/health`: the process answers (what load balancers check: a shared dependency's outage must not
+ * take every instance out of rotation). `/ready`: every dependency answered within two seconds, and
+ * the process is not draining (what orchestrators check). While draining, every response closes its
+ * connection, so a proxy's pooled connections to this instance end one by one while requests are
+ * still served, and none is left idle to be cut under a request when the server stops.
+ */
+export const healthRoutes = fp(async (fastify: FastifyInstance, { checks, draining = () => false }: HealthOptions) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { public: true };
 
-  app.get('/health', { config, schema: { tags: ['health'], summary: 'Liveness', response: { 200: Status } } }, async () => ({ status: 'ok' }));
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining()) reply.header('connection', 'close');
+  });
+
+  app.get('/health', { config, schema: { tags: ['health'], summary: 'Liveness: the process serves requests (for load balancers)', response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   app.get('/ready', {
     config,
-    schema: { tags: ['health'], summary: 'Readiness: database (and Redis when configured) reachable', response: { 200: Status, 503: Status } },
+    schema: {
+      tags: ['health'],
+      summary: 'Readiness: database (and Redis when configured) reachable and not shutting down (for orchestrators, not load balancers)',
+      response: { 200: Status, 503: Status },
+    },
   }, async (request, reply) => {
+    if (draining()) return reply.code(503).send({ status: 'draining' });
     const results = await runChecks(checks);
     for (const { name, error } of results) if (error !== undefined) request.log.warn({ err: error, dependency: name }, 'readiness check failed');
     const ready = results.every(({ ok }) => ok);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results.map(({ name, ok }) => [name, ok ? 'ok' : 'unavailable'])) });
   });
-}
+});
 
 export interface CheckResult {
   name: string;

@@ -41,7 +41,8 @@ export function serverEnv(databaseUrl: string, smtpUrl: string): Record<string, 
 /** Starts `node src/server.ts` with the given environment on a free port and waits until it listens. */
 export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['src/server.ts'], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    // No drain delay unless a test asks for one: stopping a test server need not wait for balancers.
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DELAY_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -227,6 +227,29 @@ describe('rate limits', () => {
   });
 });
 
+describe('a draining instance', () => {
+  let t: TestApp;
+  let draining = false;
+  before(async () => {
+    t = await createTestApp({}, { draining: () => draining });
+  });
+  after(() => t.close());
+
+  test('fails /ready and closes the connection of every answer, while it still serves every route', async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/rides/requested' });
+    assert.notEqual(before.headers.connection, 'close');
+    draining = true;
+    const ready = await t.app.inject({ method: 'GET', url: '/ready' });
+    assert.equal(ready.statusCode, 503);
+    assert.deepEqual(ready.json(), { status: 'draining' });
+    for (const url of ['/rides/requested', '/health', '/openapi.json']) {
+      const reply = await t.app.inject({ method: 'GET', url });
+      assert.equal(reply.statusCode, 200, url);
+      assert.equal(reply.headers.connection, 'close', url);
+    }
+  });
+});
+
 describe('client address behind a proxy (TRUST_PROXY)', () => {
   let t: TestApp;
   before(async () => {
