@@ -43,7 +43,7 @@ import { MemoryEventBus, RedisEventBus } from './platform/event-bus.ts';
 import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
 import { MemoryDriverIndex } from './platform/geo/memory-driver-index.ts';
 import { RedisDriverIndex } from './platform/geo/redis-driver-index.ts';
-import { healthRoutes, type ReadinessCheck } from './platform/health.ts';
+import { healthRoutes, type DrainState, type ReadinessCheck } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
 import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
@@ -72,8 +72,8 @@ export interface AppOptions {
   driverIndex?: DriverLocationIndex;
   /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
   realtime?: Partial<RealtimeLimits>;
-  /** Whether the process is draining before it stops (server.ts sets it on SIGTERM). */
-  draining?: () => boolean;
+  /** Where the process is in its stop (server.ts moves it on SIGTERM). */
+  drain?: () => DrainState;
 }
 
 // Secrets that could reach a log line are masked: the authorization header of a logged request, and
@@ -203,7 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
-  await app.register(healthRoutes, { checks: readiness, draining: options.draining });
+  await app.register(healthRoutes, { checks: readiness, drain: options.drain });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });

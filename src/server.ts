@@ -1,41 +1,52 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app.ts';
 import { configOrExplain } from './config.ts';
 import { humanBanner, startupSummary } from './platform/banner.ts';
+import type { DrainState } from './platform/health.ts';
+
+/** After the listener closes, how long a proxy has to use up its pooled connections before the idle ones are closed. */
+const CLOSE_GRACE_MS = 1_000;
 
 const config = configOrExplain() ?? process.exit(1);
 
-let draining = false;
-const app = await buildApp(config, { draining: () => draining });
+let drain: DrainState = 'serving';
+const app = await buildApp(config, { drain: () => drain });
 
-// SIGTERM drains (docs/operations.md): /ready fails and every answer closes its connection at once,
-// requests are served for SHUTDOWN_DELAY_SECONDS while balancers notice, then the server stops
-// accepting, closes idle connections, finishes requests in flight, sends 1001 to sockets, flushes
-// buffers and exits 0. SIGINT (Ctrl-C in a terminal) skips the wait.
+// SIGTERM drains (docs/operations.md): /health and /ready fail at once, requests are served for
+// SHUTDOWN_DELAY_SECONDS while balancers notice, then the server stops accepting, lets a proxy use up
+// its pooled connections (each answer now closes its connection), closes the idle rest, finishes
+// requests in flight, sends 1001 to sockets, flushes buffers and exits 0. SIGINT skips the wait.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    if (draining) return;
-    draining = true;
+    if (drain !== 'serving') return;
+    drain = 'draining';
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelaySeconds * 1000 : 0;
-    app.log.info({ signal, delaySeconds: delayMs / 1000 }, 'draining: /ready fails; still serving until the delay ends');
+    app.log.info({ signal, delaySeconds: delayMs / 1000 }, 'draining: /health and /ready fail; still serving until the delay ends');
     const forceExit = setTimeout(() => {
       app.log.error('shutdown took longer than 10 s after the drain; exiting');
       process.exit(1);
-    }, delayMs + 10_000).unref();
-    setTimeout(() => {
-      app.log.info('shutting down');
-      app.close().then(
-        () => {
-          clearTimeout(forceExit);
-          process.exit(0);
-        },
-        (error: unknown) => {
-          app.log.error({ err: error }, 'error during shutdown');
-          process.exit(1);
-        },
-      );
-    }, delayMs);
+    }, delayMs + CLOSE_GRACE_MS + 10_000).unref();
+    // In the check phase, right after the event loop accepted every connection waiting: closing the
+    // listener then resets none that a proxy already sent a request on. Net's close, not HTTP's, so
+    // open connections stay for the grace.
+    setTimeout(() => setImmediate(() => {
+      drain = 'closing';
+      net.Server.prototype.close.call(app.server);
+      setTimeout(() => {
+        app.log.info('shutting down');
+        app.close().then(
+          () => {
+            clearTimeout(forceExit);
+            process.exit(0);
+          },
+          (error: unknown) => {
+            app.log.error({ err: error }, 'error during shutdown');
+            process.exit(1);
+          },
+        );
+      }, CLOSE_GRACE_MS);
+    }), delayMs);
   });
 }
 

@@ -8,28 +8,36 @@ export type ReadinessCheck = () => Promise<unknown>;
 const CHECK_TIMEOUT_MS = 2_000;
 const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
+/**
+ * Where a process is in its stop (server.ts): `serving`; `draining` after SIGTERM, still serving
+ * while balancers notice; `closing`, no longer accepting connections, each answer closing its own.
+ */
+export type DrainState = 'serving' | 'draining' | 'closing';
+
 export interface HealthOptions {
   checks: Record<string, ReadinessCheck>;
-  /** Whether the process is draining (SIGTERM received): /ready fails and every answer closes its connection. */
-  draining?: () => boolean;
+  drain?: () => DrainState;
 }
 
 /**
- * `/health`: the process answers (what load balancers check: a shared dependency's outage must not
- * take every instance out of rotation). `/ready`: every dependency answered within two seconds, and
- * the process is not draining (what orchestrators check). While draining, every response closes its
- * connection, so a proxy's pooled connections to this instance end one by one while requests are
- * still served, and none is left idle to be cut under a request when the server stops.
+ * `/health`: the process serves and is not stopping (what load balancers check: a shared
+ * dependency's outage must not take every instance out of rotation). `/ready`: that, and every
+ * dependency answered within two seconds (what orchestrators check). Once the process stops
+ * accepting connections, every answer closes its connection: a proxy's pooled connections to it
+ * are used up by requests that are served, rather than cut under one.
  */
-export const healthRoutes = fp(async (fastify: FastifyInstance, { checks, draining = () => false }: HealthOptions) => {
+export const healthRoutes = fp(async (fastify: FastifyInstance, { checks, drain = () => 'serving' }: HealthOptions) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { public: true };
 
   app.addHook('onRequest', async (_request, reply) => {
-    if (draining()) reply.header('connection', 'close');
+    if (drain() === 'closing') reply.header('connection', 'close');
   });
 
-  app.get('/health', { config, schema: { tags: ['health'], summary: 'Liveness: the process serves requests (for load balancers)', response: { 200: Status } } }, async () => ({ status: 'ok' }));
+  app.get('/health', {
+    config,
+    schema: { tags: ['health'], summary: 'Liveness: the process serves and is not stopping (for load balancers)', response: { 200: Status, 503: Status } },
+  }, async (_request, reply) => (drain() === 'serving' ? { status: 'ok' } : reply.code(503).send({ status: 'draining' })));
 
   app.get('/ready', {
     config,
@@ -39,7 +47,7 @@ export const healthRoutes = fp(async (fastify: FastifyInstance, { checks, draini
       response: { 200: Status, 503: Status },
     },
   }, async (request, reply) => {
-    if (draining()) return reply.code(503).send({ status: 'draining' });
+    if (drain() !== 'serving') return reply.code(503).send({ status: 'draining' });
     const results = await runChecks(checks);
     for (const { name, error } of results) if (error !== undefined) request.log.warn({ err: error, dependency: name }, 'readiness check failed');
     const ready = results.every(({ ok }) => ok);

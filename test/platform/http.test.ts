@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import type { DrainState } from '../../src/platform/health.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { signUp } from '../helpers/factories.ts';
 
@@ -227,22 +228,26 @@ describe('rate limits', () => {
   });
 });
 
-describe('a draining instance', () => {
+describe('a stopping instance', () => {
   let t: TestApp;
-  let draining = false;
+  let drain: DrainState = 'serving';
   before(async () => {
-    t = await createTestApp({}, { draining: () => draining });
+    t = await createTestApp({}, { drain: () => drain });
   });
   after(() => t.close());
 
-  test('fails /ready and closes the connection of every answer, while it still serves every route', async () => {
-    const before = await t.app.inject({ method: 'GET', url: '/rides/requested' });
-    assert.notEqual(before.headers.connection, 'close');
-    draining = true;
-    const ready = await t.app.inject({ method: 'GET', url: '/ready' });
-    assert.equal(ready.statusCode, 503);
-    assert.deepEqual(ready.json(), { status: 'draining' });
-    for (const url of ['/rides/requested', '/health', '/openapi.json']) {
+  test('fails /health and /ready while it drains, still serving every route; once closing, every answer closes its connection', async () => {
+    drain = 'draining';
+    for (const url of ['/health', '/ready']) {
+      const reply = await t.app.inject({ method: 'GET', url });
+      assert.equal(reply.statusCode, 503, url);
+      assert.deepEqual(reply.json(), { status: 'draining' });
+    }
+    const served = await t.app.inject({ method: 'GET', url: '/rides/requested' });
+    assert.equal(served.statusCode, 200);
+    assert.notEqual(served.headers.connection, 'close', 'connections are kept while balancers notice');
+    drain = 'closing';
+    for (const url of ['/rides/requested', '/openapi.json']) {
       const reply = await t.app.inject({ method: 'GET', url });
       assert.equal(reply.statusCode, 200, url);
       assert.equal(reply.headers.connection, 'close', url);
