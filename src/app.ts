@@ -47,6 +47,7 @@ import { healthRoutes, type DrainState, type ReadinessCheck } from './platform/h
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
 import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
+import { idempotencyKeys } from './platform/idempotency.ts';
 import { createMailer } from './platform/mail.ts';
 import { Metrics, metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
@@ -203,6 +204,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
+  await app.register(idempotencyKeys, { db, transactions, clock });
   await app.register(healthRoutes, { checks: readiness, drain: options.drain });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });

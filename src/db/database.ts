@@ -263,6 +263,18 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** Owned by platform/idempotency.ts. */
+export interface IdempotencyKeysTable {
+  user_id: number;
+  idempotency_key: string;
+  /** What the key was first used for: method, route and body, hashed. */
+  request_hash: string;
+  /** The first answer, once it succeeded; null while that request is under way. */
+  status_code: number | null;
+  response: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
@@ -280,6 +292,7 @@ export interface Database {
   refunds: RefundsTable;
   audit_log: AuditLogTable;
   complaints: ComplaintsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */

@@ -18,6 +18,7 @@ import * as refunds from './migrations/2026-11-25-12-refunds.ts';
 import * as complaints from './migrations/2026-11-25-21-complaints.ts';
 import * as overviewIndexes from './migrations/2026-11-25-22-overview-indexes.ts';
 import * as deletionRequestTime from './migrations/2026-11-25-23-deletion-request-time.ts';
+import * as idempotencyKeys from './migrations/2026-11-27-01-idempotency-keys.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-21-complaints': complaints,
   '2026-11-25-22-overview-indexes': overviewIndexes,
   '2026-11-25-23-deletion-request-time': deletionRequestTime,
+  '2026-11-27-01-idempotency-keys': idempotencyKeys,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -5,8 +5,8 @@ import fp from 'fastify-plugin';
 // What a browser app needs: every method the API routes use, the headers it sends, and the response
 // headers it must be able to read (paging cursor, request id, how long to back off).
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
-const EXPOSED_HEADERS = ['X-Next-Cursor', 'X-Request-Id', 'Retry-After'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'];
+const EXPOSED_HEADERS = ['X-Next-Cursor', 'X-Request-Id', 'Retry-After', 'Idempotent-Replayed'];
 // Browsers cache a preflight at most this long (Chromium caps it at 2 hours).
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 

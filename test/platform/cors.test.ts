@@ -21,7 +21,7 @@ describe('CORS with a list of origins', () => {
     assert.equal(reply.statusCode, 204);
     assert.equal(reply.headers['access-control-allow-origin'], 'https://app.example.com');
     assert.deepEqual(String(reply.headers['access-control-allow-methods']).split(/,\s*/), ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
-    assert.deepEqual(String(reply.headers['access-control-allow-headers']).split(/,\s*/), ['Authorization', 'Content-Type', 'X-Request-Id']);
+    assert.deepEqual(String(reply.headers['access-control-allow-headers']).split(/,\s*/), ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key']);
     assert.ok(Number(reply.headers['access-control-max-age']) > 0);
     assert.equal(reply.headers['access-control-allow-credentials'], undefined, 'bearer tokens, never cookies');
     assert.match(String(reply.headers.vary), /Origin/);
@@ -32,7 +32,7 @@ describe('CORS with a list of origins', () => {
     const ok = await call(t.app, 'GET', '/rides/requested', { headers: { origin } });
     assert.equal(ok.status, 200);
     assert.equal(ok.headers['access-control-allow-origin'], origin);
-    assert.deepEqual(String(ok.headers['access-control-expose-headers']).split(/,\s*/), ['X-Next-Cursor', 'X-Request-Id', 'Retry-After']);
+    assert.deepEqual(String(ok.headers['access-control-expose-headers']).split(/,\s*/), ['X-Next-Cursor', 'X-Request-Id', 'Retry-After', 'Idempotent-Replayed']);
     const refusedToken = await call(t.app, 'GET', '/user-settings', { headers: { origin } });
     assert.equal(refusedToken.status, 401);
     assert.equal(refusedToken.headers['access-control-allow-origin'], origin, 'the app can read why it was refused');

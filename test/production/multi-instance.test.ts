@@ -108,6 +108,21 @@ describe('two instances behind one address', { skip: missing }, () => {
     assert.equal(event.userId, rider.id);
   });
 
+  test('a booking retried on the other instance with the same Idempotency-Key makes one ride', async () => {
+    const rider = await signUp('RIDER');
+    const book = (base: string) =>
+      fetch(`${base}/rides/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${rider.token}`, 'idempotency-key': 'across-instances' },
+        body: JSON.stringify({ pickupLocation: 'either instance' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: number } }));
+    const replies = await Promise.all([a.url, b.url, a.url, b.url].map(book));
+    assert.deepEqual(replies.map((reply) => reply.status), [200, 200, 200, 200]);
+    assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1);
+    const history = await client()(b.url, 'GET', '/rides/history', undefined, rider.token);
+    assert.deepEqual(history.body.map((ride: { id: number }) => ride.id), [replies[0].body.id]);
+  });
+
   test('racing accepts spread over both instances have exactly one winner', async () => {
     const rider = await signUp('RIDER');
     const drivers = await Promise.all(Array.from({ length: 8 }, () => signUp('DRIVER')));

@@ -10,6 +10,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, { service }: { se
   const tags = ['payments'];
 
   app.post('/order', {
+    config: { idempotent: true },
     schema: {
       tags,
       summary: 'Create a provider order and a pending payment session',

@@ -94,7 +94,7 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
   }, async (request) => rides.lifecycle.changeStatus(authUser(request), request.params.rideId, request.body));
 
   app.post('/book', {
-    config: { roles: RIDER_ROLES },
+    config: { roles: RIDER_ROLES, idempotent: true },
     schema: { tags, summary: 'Book a ride; the answer carries startOtp and endOtp', body: BookBody, response: { 200: Ride, ...errorResponses(400, 401, 403, 409) } },
   }, async (request) => rides.booking.book(authUser(request), request.body));
 
