@@ -142,7 +142,11 @@ describe('GET /metrics', () => {
     assert.deepEqual(family('ride_hailing_drivers', 'gauge').samples.map((s) => s.labels.state).sort(), ['available', 'busy', 'online']);
     assert.ok(value('ride_hailing_dispatch_rounds_total', 'counter')! >= 1);
     assert.equal(value('ride_hailing_dispatch_offers_total', 'counter'), 1);
+    assert.ok(value('ride_hailing_dispatch_round_seconds_total', 'counter')! > 0, 'rounds take time');
     assert.equal(value('ride_hailing_realtime_connections', 'gauge'), 0);
+    for (const name of ['ride_hailing_realtime_messages_delivered_total', 'ride_hailing_realtime_delivery_lag_seconds_total', 'ride_hailing_realtime_messages_unsent_total']) {
+      assert.equal(value(name, 'counter'), 0, `${name}: nobody is connected, nothing is lost`);
+    }
     assert.equal(value('ride_hailing_dependency_up', 'gauge', { dependency: 'database' }), 1);
     assert.ok(value('ride_hailing_dependency_check_seconds', 'gauge', { dependency: 'database' })! >= 0);
     if (t.config.redisUrl) assert.equal(value('ride_hailing_dependency_up', 'gauge', { dependency: 'redis' }), 1);

@@ -37,6 +37,7 @@ test('the in-process hub keeps a user’s messages for replay once a connection 
     heard.map((m) => m.data.n),
     [6],
   );
+  assert.equal(hub.delivery.delivered, 1, 'only messages someone was listening for count as delivered');
   second.detach();
   await hub.close();
 });

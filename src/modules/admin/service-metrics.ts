@@ -1,6 +1,7 @@
 import type { PoolStats } from '../../db/connect.ts';
 import { runChecks, type ReadinessCheck } from '../../platform/health.ts';
 import type { Metrics } from '../../platform/metrics.ts';
+import type { DeliveryStats } from '../../platform/realtime/hub.ts';
 import type { DispatchCounts } from '../dispatch/dispatcher.ts';
 import type { AdminOverview } from './overview.service.ts';
 
@@ -8,8 +9,8 @@ import type { AdminOverview } from './overview.service.ts';
 export interface ServiceMetricsSources {
   overview: Pick<AdminOverview, 'figures'>;
   dispatcher: { counts(): Readonly<DispatchCounts> };
-  /** Live connections of the realtime hub on this instance. */
-  hub: { readonly connections: number };
+  /** Live connections of the realtime hub on this instance, and what it delivered. */
+  hub: { readonly connections: number; readonly delivery: Readonly<DeliveryStats> };
   /** The readiness checks of /ready (database, and Redis when configured). */
   checks: Record<string, ReadinessCheck>;
   pools: () => PoolStats[];
@@ -31,7 +32,11 @@ export function serviceMetrics(metrics: Metrics, sources: ServiceMetricsSources)
 
   metrics.total('dispatch_rounds_total', 'Dispatch rounds this instance ran while it led dispatch', () => sources.dispatcher.counts().rounds);
   metrics.total('dispatch_offers_total', 'Ride offers this instance made to drivers', () => sources.dispatcher.counts().offers);
+  metrics.total('dispatch_round_seconds_total', 'Time spent in the dispatch rounds this instance ran (divided by rounds: the mean round time)', () => sources.dispatcher.counts().roundSeconds);
   metrics.gauge('realtime_connections', 'Realtime connections (WebSocket and server-sent events) open on this instance', [], () => [{ value: sources.hub.connections }]);
+  metrics.total('realtime_messages_delivered_total', 'Realtime messages handed to connections on this instance', () => sources.hub.delivery.delivered);
+  metrics.total('realtime_delivery_lag_seconds_total', 'Time from sending to handing over, summed over delivered messages (divided by them: the realtime lag)', () => sources.hub.delivery.lagSeconds);
+  metrics.total('realtime_messages_unsent_total', 'Realtime messages this instance could not number or keep (Redis unreachable); their users were told to resync', () => sources.hub.delivery.unsent);
 
   const checked = shared(() => runChecks(sources.checks));
   metrics.gauge('dependency_up', 'Whether a dependency (database, Redis) answered its readiness check: 1 yes, 0 no', ['dependency'], async () =>

@@ -43,6 +43,8 @@ export const CANDIDATES_PER_RIDE = 8;
 export interface DispatchCounts {
   rounds: number;
   offers: number;
+  /** Time spent in those rounds: with `rounds`, the mean round time an operator pages on. */
+  roundSeconds: number;
 }
 
 export interface DispatcherDependencies {
@@ -86,7 +88,7 @@ export class Dispatcher {
   #running: Promise<void> | undefined;
   #again = false;
   #leading = false;
-  readonly #counts: DispatchCounts = { rounds: 0, offers: 0 };
+  readonly #counts: DispatchCounts = { rounds: 0, offers: 0, roundSeconds: 0 };
 
   constructor(deps: DispatcherDependencies, settings: DispatchSettings) {
     this.#deps = deps;
@@ -136,6 +138,15 @@ export class Dispatcher {
     }
     if (!leading) return;
     this.#counts.rounds++;
+    const started = performance.now();
+    try {
+      await this.#lead();
+    } finally {
+      this.#counts.roundSeconds += (performance.now() - started) / 1000;
+    }
+  }
+
+  async #lead(): Promise<void> {
     const now = this.#deps.clock.now();
     await this.#expire(now);
     const open = await this.#deps.rides.openRequests(this.#settings.roundRides ?? ROUND_RIDES);
