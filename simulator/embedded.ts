@@ -98,6 +98,8 @@ export async function startEmbedded(options: { dispatchMode: DispatchMode; speed
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      // No balancer in front to wait for: the run ends without the drain's pause.
+      SHUTDOWN_DELAY_SECONDS: '0',
       RAZORPAY_API_URL: providerUrl,
       // The demo's rider app pays through the stand-in's checkout, not Razorpay's.
       RAZORPAY_CHECKOUT_URL: `${providerUrl}/v1/checkout.js`,
