@@ -263,18 +263,6 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-/** Owned by platform/idempotency.ts. */
-export interface IdempotencyKeysTable {
-  user_id: number;
-  idempotency_key: string;
-  /** What the key was first used for: method, route and body, hashed. */
-  request_hash: string;
-  /** The first answer, once it succeeded; null while that request is under way. */
-  status_code: number | null;
-  response: string | null;
-  created_at: number;
-}
-
 export interface Database {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
@@ -292,7 +280,8 @@ export interface Database {
   refunds: RefundsTable;
   audit_log: AuditLogTable;
   complaints: ComplaintsTable;
-  idempotency_keys: IdempotencyKeysTable;
+  /** Owned by platform/idempotency.ts; the migration says what each column holds. */
+  idempotency_keys: { user_id: number; idempotency_key: string; request_hash: string; status_code: number | null; response: string | null; created_at: number };
 }
 
 /** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */

@@ -283,9 +283,11 @@ describe('client address behind a proxy (TRUST_PROXY)', () => {
     // Set, not appended: what a client wrote never reaches the service, so not even a hop count
     // set too high (docker-compose.yml has TRUST_PROXY=1) could make the service believe it.
     const config = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8');
-    const locations = config.split(/^\s*location\s/m).slice(1);
+    const [server, ...locations] = config.split(/^\s*location\s/m);
     assert.ok(locations.length >= 2, 'every proxied location');
-    for (const location of locations) assert.match(location, /proxy_set_header X-Forwarded-For \$remote_addr;/, location.slice(0, 60));
+    assert.match(server, /^\s*proxy_set_header X-Forwarded-For \$remote_addr;$/m, 'set once for the whole server');
+    // A location with a proxy_set_header of its own would inherit none of the server's.
+    for (const location of locations) assert.doesNotMatch(location, /proxy_set_header/, location.slice(0, 60));
     assert.doesNotMatch(config, /\$proxy_add_x_forwarded_for|\$http_x_forwarded_for/);
   });
 });
