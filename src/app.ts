@@ -73,8 +73,7 @@ export interface AppOptions {
   driverIndex?: DriverLocationIndex;
   /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
   realtime?: Partial<RealtimeLimits>;
-  /** Where the process is in its stop (server.ts moves it on SIGTERM). */
-  drain?: () => DrainState;
+  drain?: () => DrainState; // where the process is in its stop: server.ts moves it on SIGTERM
 }
 
 // Secrets that could reach a log line are masked: the authorization header of a logged request, and
@@ -101,8 +100,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     ...FRAMEWORK_ERROR_OPTIONS,
     trustProxy: trustedProxies(config.trustProxy),
-    // Requests still arriving while the server closes (after the drain) are served, with Connection: close.
-    return503OnClosing: false,
+    return503OnClosing: false, // requests still arriving while it closes (after the drain) are served, with Connection: close
   });
   registerHttpConventions(app);
 
