@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryHub, replayAfter, type UserMessage } from '../../src/platform/realtime/hub.ts';
+import { MemoryHub, REPLAY_BYTES, REPLAY_MESSAGES, replayAfter, type UserMessage } from '../../src/platform/realtime/hub.ts';
 import { TestClock } from '../helpers/app.ts';
 
 type Messages = { note: { n: number } };
@@ -51,4 +51,46 @@ test('a resume is replayed only when every number after it is kept; a hole (a me
   assert.equal(replayAfter(kept, 8, 3), 'resync', '4 is older than what is kept');
   assert.equal(replayAfter(kept, 8, 9), 'resync', 'a number never handed out');
   assert.deepEqual(replayAfter([{ seq: 5 }, { seq: 6 }], 6, 4), [{ seq: 5 }, { seq: 6 }]);
+  assert.deepEqual(replayAfter([{ seq: 1 }, { seq: 2 }, { seq: 4 }, { seq: 5 }, { seq: 6 }], 6, 4), [{ seq: 5 }, { seq: 6 }], 'a hole before the resume point does not matter');
+});
+
+test('the in-process hub keeps at most REPLAY_MESSAGES of a user’s latest messages; a resume from before them is a resync', async () => {
+  const clock = new TestClock();
+  const hub = new MemoryHub<Messages>(clock);
+  const first = await hub.attach(3, () => {});
+  first.detach();
+  for (let n = 1; n <= REPLAY_MESSAGES + 500; n++) await hub.send(3, 'note', { n });
+  const tooOld = await hub.attach(3, () => {}, first.seq);
+  assert.equal(tooOld.resync, true, 'the first messages are no longer kept');
+  assert.deepEqual(tooOld.replay, []);
+  tooOld.detach();
+  const latest = tooOld.seq;
+  const edge = await hub.attach(3, () => {}, latest - REPLAY_MESSAGES);
+  assert.equal(edge.resync, false, 'the last REPLAY_MESSAGES are kept');
+  assert.deepEqual(
+    edge.replay.map((m) => m.data.n),
+    Array.from({ length: REPLAY_MESSAGES }, (_, i) => 501 + i),
+  );
+  edge.detach();
+  assert.equal((await hub.attach(3, () => {}, latest - REPLAY_MESSAGES - 1)).resync, true, 'one more is one too many');
+  await hub.close();
+});
+
+test('the in-process hub keeps at most REPLAY_BYTES of a user’s messages, however few they are', async () => {
+  const clock = new TestClock();
+  const hub = new MemoryHub<{ note: { text: string } }>(clock);
+  const first = await hub.attach(4, () => {});
+  first.detach();
+  const text = 'x'.repeat(10_000);
+  const count = Math.ceil((2 * REPLAY_BYTES) / text.length);
+  for (let n = 0; n < count; n++) await hub.send(4, 'note', { text });
+  const all = await hub.attach(4, () => {}, first.seq);
+  assert.equal(all.resync, true, `${count} messages of 10 kB are more than ${REPLAY_BYTES} bytes`);
+  all.detach();
+  const fitting = Math.floor(REPLAY_BYTES / (text.length + 100));
+  const recent = await hub.attach(4, () => {}, all.seq - fitting);
+  assert.equal(recent.resync, false, `the last ${fitting} are kept`);
+  assert.equal(recent.replay.length, fitting);
+  assert.ok(!('bytes' in recent.replay[0]) && !('sentAt' in recent.replay[0]), 'replayed as they were sent');
+  await hub.close();
 });

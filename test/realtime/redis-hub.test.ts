@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createConnection, createServer, type AddressInfo, type Server } from 'node:net';
 import { after, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
-import type { UserMessage } from '../../src/platform/realtime/hub.ts';
+import { REPLAY_BYTES, REPLAY_MESSAGES, type UserMessage } from '../../src/platform/realtime/hub.ts';
 import { ATTACHED_MS, RedisHub } from '../../src/platform/realtime/redis-hub.ts';
 import { createRedis, untilReady } from '../../src/platform/redis.ts';
 import { TestClock } from '../helpers/app.ts';
@@ -11,7 +13,26 @@ import { productionServicesMissing, REDIS_URL } from '../helpers/production.ts';
 
 const missing = await productionServicesMissing();
 
-type Messages = { note: { n: number } };
+type Messages = { note: { n: number; text?: string } };
+
+/** A TCP relay to Redis that counts the bytes Redis sends back: what a command cost to read. */
+async function countingRelay(target: URL): Promise<{ url: string; received: () => number; server: Server }> {
+  let received = 0;
+  const server = createServer((client) => {
+    const redis = createConnection({ host: target.hostname, port: Number(target.port || 6379) });
+    client.pipe(redis);
+    redis.on('data', (chunk: Buffer) => (received += chunk.length));
+    redis.pipe(client);
+    client.on('error', () => redis.destroy());
+    redis.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const relayed = new URL(target);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((server.address() as AddressInfo).port);
+  return { url: relayed.toString(), received: () => received, server };
+}
 
 describe('the Redis hub knows whom a message can reach, on every instance', { skip: missing }, () => {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
@@ -20,14 +41,14 @@ describe('the Redis hub knows whom a message can reach, on every instance', { sk
   const hubs: Array<RedisHub<Messages>> = [];
 
   /** One instance's hub: its own command and subscriber connections, as app.ts makes them. */
-  const instance = async () => {
-    const redis = createRedis(REDIS_URL, prefix, pino({ level: 'silent' }));
+  const instance = async (commandsUrl = REDIS_URL) => {
+    const redis = createRedis(commandsUrl, prefix, pino({ level: 'silent' }));
     const subscriber = createRedis(REDIS_URL, prefix, pino({ level: 'silent' }), { subscriber: true });
     clients.push(redis, subscriber);
     await untilReady(redis);
     const hub = new RedisHub<Messages>(redis, subscriber, prefix, clock, pino({ level: 'silent' }));
     hubs.push(hub);
-    return Object.assign(hub, { subscriber });
+    return Object.assign(hub, { subscriber, redis });
   };
   const eventually = async (condition: () => boolean, what: string) => {
     for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -95,5 +116,54 @@ describe('the Redis hub knows whom a message can reach, on every instance', { sk
       [1, 2],
     );
     resumed.detach();
+  });
+
+  test('a user’s replay stream keeps at most REPLAY_MESSAGES messages and REPLAY_BYTES bytes', async () => {
+    const a = await instance();
+    const first = await a.attach(9, () => {});
+    first.detach();
+    for (let start = 1; start <= REPLAY_MESSAGES + 200; start += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => a.send(9, 'note', { n: start + i })));
+    }
+    assert.equal(await a.redis.xlen('realtime:replay:9'), REPLAY_MESSAGES);
+    const latest = (await a.attach(9, () => {})).seq;
+    const tooOld = await a.attach(9, () => {}, first.seq);
+    assert.equal(tooOld.resync, true, 'the oldest messages are gone');
+    const kept = await a.attach(9, () => {}, latest - REPLAY_MESSAGES);
+    assert.equal(kept.resync, false);
+    assert.equal(kept.replay.length, REPLAY_MESSAGES);
+    assert.deepEqual(kept.replay.slice(-2).map((m) => m.data.n), [REPLAY_MESSAGES + 199, REPLAY_MESSAGES + 200]);
+
+    const text = 'y'.repeat(10_000);
+    for (let i = 0; i < 40; i++) await a.send(9, 'note', { n: i, text });
+    const bytes = Number(await a.redis.get('realtime:replay-bytes:9'));
+    assert.ok(bytes <= REPLAY_BYTES && bytes > REPLAY_BYTES - 11_000, `${bytes} bytes kept`);
+    const length = await a.redis.xlen('realtime:replay:9');
+    assert.ok(length < 30, `${length} messages of 10 kB kept`);
+  });
+
+  test('a resume from before what is kept is a resync that reads nothing of the stream; a recent one reads only what it missed', async () => {
+    const relay = await countingRelay(new URL(REDIS_URL));
+    try {
+      const a = await instance(relay.url);
+      const first = await a.attach(11, () => {});
+      first.detach();
+      const text = 'z'.repeat(200);
+      for (let start = 1; start <= REPLAY_MESSAGES + 100; start += 100) {
+        await Promise.all(Array.from({ length: 100 }, (_, i) => a.send(11, 'note', { n: start + i, text })));
+      }
+      let before = relay.received();
+      const resync = await a.attach(11, () => {}, first.seq);
+      assert.equal(resync.resync, true);
+      const resyncBytes = relay.received() - before;
+      assert.ok(resyncBytes < 1_000, `a resync read ${resyncBytes} bytes from Redis (the stream holds about ${REPLAY_MESSAGES * 300})`);
+      before = relay.received();
+      const recent = await a.attach(11, () => {}, resync.seq - 3);
+      assert.deepEqual(recent.replay.map((m) => m.data.n), [REPLAY_MESSAGES + 98, REPLAY_MESSAGES + 99, REPLAY_MESSAGES + 100]);
+      const recentBytes = relay.received() - before;
+      assert.ok(recentBytes < 3_000, `three missed messages read ${recentBytes} bytes`);
+    } finally {
+      relay.server.close();
+    }
   });
 });

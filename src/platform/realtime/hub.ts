@@ -39,12 +39,19 @@ export interface Attachment<M extends EventMap> {
   detach(): void;
 }
 
-/** Messages are kept for replay at least this long. */
+/** Messages are kept for replay this long, within the two bounds below. */
 export const REPLAY_MS = 5 * 60_000;
+/**
+ * At most this many of a user's latest messages are kept, and at most this many bytes of them: a
+ * driver reporting at the per-driver limit fills a rider's replay with 1,500 positions in 5 minutes,
+ * so a flood costs a bounded amount per user, and a client asking for older ones gets a resync.
+ */
+export const REPLAY_MESSAGES = 1_000;
+export const REPLAY_BYTES = 256 * 1024;
 
 /**
  * What a user's apps hear live. Modules send typed messages to a user; the hub numbers them per
- * user, keeps them for REPLAY_MS so a reconnecting client loses nothing, and hands them to every
+ * user, keeps the latest of them (see REPLAY_MS) so a reconnecting client loses nothing, and hands them to every
  * live connection of that user on any instance. Transports (WebSocket, SSE) attach connections.
  *
  * Sequence numbers only grow: a user the hub forgot (nothing kept, nobody listening) starts again
@@ -78,9 +85,14 @@ interface UserState<M extends EventMap> {
    * and a city of riders without the app open costs no memory.
    */
   keeping: boolean;
-  kept: Array<UserMessage<M> & { sentAt: number }>;
+  /** In sequence, without gaps: the latest of the user's messages within the replay bounds. */
+  kept: Array<Kept<M>>;
+  /** The bytes of the kept messages' JSON. */
+  keptBytes: number;
   listeners: Set<Listener<M>>;
 }
+
+type Kept<M extends EventMap> = UserMessage<M> & { sentAt: number; bytes: number };
 
 /** How often the in-process hub looks for users it can forget. */
 const SWEEP_MS = 60_000;
@@ -107,8 +119,10 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
     const user = this.#user(userId, now);
     const message = { type, seq: ++user.seq, at: new Date(now).toISOString(), data } as UserMessage<M>;
     if (user.keeping) {
-      user.kept.push({ ...message, sentAt: now });
-      trim(user.kept, now);
+      const bytes = Buffer.byteLength(JSON.stringify(message));
+      user.kept.push({ ...message, sentAt: now, bytes });
+      user.keptBytes += bytes;
+      trim(user, now);
     }
     if (user.listeners.size > 0) this.delivery.delivered++;
     for (const listener of user.listeners) listener(message);
@@ -121,7 +135,7 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
   async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {
     const now = this.#clock.now();
     const user = this.#user(userId, now);
-    trim(user.kept, now);
+    trim(user, now);
     user.keeping = true;
     user.listeners.add(listener);
     this.#connections++;
@@ -148,22 +162,27 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
     // Swept on use rather than on a timer: nothing to do while nothing happens, and tests move the clock.
     if (now - this.#sweptAt >= SWEEP_MS) this.#sweep(now);
     let user = this.#users.get(userId);
-    if (!user) this.#users.set(userId, (user = { seq: now, keeping: false, kept: [], listeners: new Set() }));
+    if (!user) this.#users.set(userId, (user = { seq: now, keeping: false, kept: [], keptBytes: 0, listeners: new Set() }));
     return user;
   }
 
   #sweep(now: number): void {
     this.#sweptAt = now;
     for (const [userId, user] of this.#users) {
-      trim(user.kept, now);
+      trim(user, now);
       if (user.kept.length === 0 && user.listeners.size === 0) this.#users.delete(userId);
     }
   }
 }
 
-function trim(kept: Array<{ sentAt: number }>, now: number): void {
+/** Drops the oldest kept messages until what is left is within the window, the count and the bytes. */
+function trim(user: { kept: Array<{ sentAt: number; bytes: number }>; keptBytes: number }, now: number): void {
+  const { kept } = user;
   let drop = 0;
-  while (drop < kept.length && kept[drop].sentAt < now - REPLAY_MS) drop++;
+  while (drop < kept.length && (kept[drop].sentAt < now - REPLAY_MS || kept.length - drop > REPLAY_MESSAGES || user.keptBytes > REPLAY_BYTES)) {
+    user.keptBytes -= kept[drop].bytes;
+    drop++;
+  }
   if (drop > 0) kept.splice(0, drop);
 }
 
@@ -171,18 +190,28 @@ function trim(kept: Array<{ sentAt: number }>, now: number): void {
  * The kept messages after `resumeAfter`, or 'resync' when the client asks from a point that is
  * unknown (past the latest sequence number) or when any number after it is not kept: too old, or
  * never stored (a message the hub could not keep during a Redis outage leaves a hole on purpose).
+ * `kept` is in ascending order of `seq`, so the first message after `resumeAfter` is found by
+ * bisection and a complete range is told by its ends and its length, without reading the rest.
  */
 export function replayAfter<T extends { seq: number }>(kept: readonly T[], latest: number, resumeAfter: number): T[] | 'resync' {
   if (resumeAfter > latest) return 'resync';
-  const missed = kept.filter((message) => message.seq > resumeAfter);
-  if (missed.length !== latest - resumeAfter || missed.some((message, i) => message.seq !== resumeAfter + 1 + i)) return 'resync';
-  return missed.map((message) => strip(message));
+  if (resumeAfter === latest) return [];
+  let from = 0;
+  for (let to = kept.length; from < to; ) {
+    const middle = (from + to) >>> 1;
+    if (kept[middle].seq <= resumeAfter) from = middle + 1;
+    else to = middle;
+  }
+  // Distinct ascending numbers from resumeAfter + 1 to latest, as many as that range holds: no hole.
+  const complete = kept.length - from === latest - resumeAfter && kept[from].seq === resumeAfter + 1 && kept[kept.length - 1].seq === latest;
+  return complete ? kept.slice(from).map(strip) : 'resync';
 }
 
-/** A kept message without the bookkeeping of when it was kept. */
+/** A kept message without the bookkeeping of when it was kept and its size. */
 function strip<T extends { seq: number }>(message: T): T {
   if (!('sentAt' in message)) return message;
-  const copy = { ...message } as T & { sentAt?: number };
+  const copy = { ...message } as T & { sentAt?: number; bytes?: number };
   delete copy.sentAt;
+  delete copy.bytes;
   return copy;
 }

@@ -6,15 +6,8 @@ import { unavailable } from '../errors.ts';
 import { viaRedis } from '../redis.ts';
 import { OutageWatch } from './outage-watch.ts';
 import { REPLAY_MS, replayAfter, type Attachment, type DeliveryStats, type Interruption, type Listener, type RealtimeHub, type UserMessage } from './hub.ts';
+import { ATTACHED, CHANNEL, realtimeScripts, type RealtimeScripts } from './redis-hub-scripts.ts';
 
-// realtime:seq:{user}     the user's latest sequence number
-// realtime:kept:{user}    a stream of the user's recent messages (trimmed by Redis time, read by the clock's)
-// realtime                the channel every instance hears, to reach connections wherever they are
-// realtime:attached       sorted set user → when a connection of theirs last attached (ms), and the
-//                         channel announcing each attach, so every instance knows whom a message can reach
-const CHANNEL = 'realtime';
-const ATTACHED = 'realtime:attached';
-const SEQ_TTL_SECONDS = 86_400;
 /**
  * How long after a user's last attach messages to them are still kept: a connection ends when its
  * access token expires (at most 24 hours, the configuration's limit), and a client may resume for
@@ -26,48 +19,6 @@ const RELOAD_MS = 5_000;
 /** How often users whose last attach is older than ATTACHED_MS are forgotten. */
 const SWEEP_MS = 10 * 60_000;
 
-// A user's first number is the current time in ms (see RealtimeHub), set by whichever of sending
-// and attaching comes first.
-const START_SEQ = `redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ${SEQ_TTL_SECONDS})`;
-
-// One round trip per message: number it, keep it, fan it out. The message JSON is assembled here
-// so the sequence number is in it; type and time are plain tokens, data is JSON already.
-const SEND = `
-${START_SEQ}
-local seq = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ${SEQ_TTL_SECONDS})
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local message = '{"type":"' .. ARGV[3] .. '","seq":' .. string.format('%d', seq) .. ',"at":"' .. ARGV[4] .. '","data":' .. ARGV[5] .. '}'
-redis.call('XADD', KEYS[2], 'MINID', '~', string.format('%d', ms - ${REPLAY_MS}), '*', 'm', message)
-redis.call('PEXPIRE', KEYS[2], ${2 * REPLAY_MS})
-redis.call('PUBLISH', KEYS[3], '{"userId":' .. ARGV[2] .. ',"message":' .. message .. '}')
-return seq`;
-
-// The latest number and the kept messages, read together so that none falls between the two; and
-// the attach recorded and announced first, so every message numbered after `seq` is sent (see reaches).
-const READ = `
-${START_SEQ}
-redis.call('ZADD', KEYS[3], ARGV[1], ARGV[3])
-redis.call('PUBLISH', KEYS[3], ARGV[3] .. ',' .. ARGV[1])
-local seq = redis.call('GET', KEYS[1])
-if ARGV[2] == '0' then return {seq, {}} end
-return {seq, redis.call('XRANGE', KEYS[2], '-', '+')}`;
-
-// After an outage, for a user whose message could not be sent: a number is used up with no message
-// behind it, so a resume from before it finds a hole and gets `resync`, and connections attached
-// meanwhile are told on the channel.
-const SKIP = `
-${START_SEQ}
-local seq = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ${SEQ_TTL_SECONDS})
-redis.call('PUBLISH', KEYS[2], '{"userId":' .. ARGV[2] .. ',"resync":' .. string.format('%d', seq) .. '}')
-return seq`;
-
-type Send = (seqKey: string, keptKey: string, channel: string, start: number, userId: number, type: string, at: string, data: string) => Promise<number>;
-type Read = (seqKey: string, keptKey: string, attachedKey: string, start: number, withKept: 0 | 1, userId: number) => Promise<[string, Array<[string, string[]]>]>;
-type Skip = (seqKey: string, channel: string, start: number, userId: number) => Promise<number>;
-
 /** A connection's ends of an attachment: its messages, and what it is told when they may not come. */
 interface Receiver<M extends EventMap> {
   deliver: Listener<M>;
@@ -75,7 +26,8 @@ interface Receiver<M extends EventMap> {
 }
 
 /**
- * The hub across instances: sequence numbers and replay in Redis, fan-out over one pub/sub channel.
+ * The hub across instances: sequence numbers and replay in Redis (redis-hub-scripts.ts), fan-out over
+ * one pub/sub channel.
  *
  * It degrades loudly. When Redis stops answering (a send fails, the subscription drops, or the
  * probe times out) every connection this instance holds is interrupted (closed with 1013 by the
@@ -87,9 +39,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #prefix: string;
-  readonly #send: Send;
-  readonly #read: Read;
-  readonly #skip: Skip;
+  readonly #scripts: RealtimeScripts;
   readonly #clock: Clock;
   readonly #log: FastifyBaseLogger;
   readonly #listeners = new Map<number, Set<Receiver<M>>>();
@@ -111,13 +61,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     this.#prefix = prefix;
     this.#clock = clock;
     this.#log = log;
-    redis.defineCommand('realtimeSend', { numberOfKeys: 3, lua: SEND });
-    redis.defineCommand('realtimeRead', { numberOfKeys: 3, lua: READ });
-    redis.defineCommand('realtimeSkip', { numberOfKeys: 2, lua: SKIP });
-    const commands = redis as unknown as { realtimeSend: Send; realtimeRead: Read; realtimeSkip: Skip };
-    this.#send = commands.realtimeSend.bind(redis);
-    this.#read = commands.realtimeRead.bind(redis);
-    this.#skip = commands.realtimeSkip.bind(redis);
+    this.#scripts = realtimeScripts(redis);
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === prefix + ATTACHED) return this.#heardAttach(text);
       if (channel === prefix + CHANNEL) this.#heard(text);
@@ -135,7 +79,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     this.#outages = new OutageWatch({
       ping: () => redis.ping(),
       subscribed: () => subscriber.status === 'ready',
-      skip: (userId) => this.#skip(seqKey(userId), CHANNEL, clock.now(), userId),
+      skip: (userId) => this.#scripts.skip(userId, clock.now()),
       holdsConnections: () => this.#connections > 0,
       interruptAll: () => {
         for (const receivers of this.#listeners.values()) for (const receiver of receivers) receiver.interrupted({ kind: 'unavailable' });
@@ -164,7 +108,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
     const now = this.#clock.now();
     try {
-      await viaRedis(this.#send(seqKey(userId), keptKey(userId), CHANNEL, now, userId, type, new Date(now).toISOString(), JSON.stringify(data)));
+      await viaRedis(this.#scripts.send(userId, now, type, new Date(now).toISOString(), JSON.stringify(data)));
     } catch (error) {
       this.delivery.unsent++;
       this.#outages.lost(userId, error);
@@ -199,10 +143,9 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     try {
       const now = this.#clock.now();
       this.#attachedAt(userId, now);
-      const [seqText, entries] = await viaRedis(this.#read(seqKey(userId), keptKey(userId), ATTACHED, now, resumeAfter === undefined ? 0 : 1, userId));
-      const seq = Number(seqText);
-      // Redis trims by its own time and only roughly; what is kept is decided by the clock, as in memory.
-      const kept = entries.map(([, fields]) => JSON.parse(fields[1]) as UserMessage<M>).filter((message) => Date.parse(message.at) >= now - REPLAY_MS);
+      const { seq, kept: texts } = await viaRedis(this.#scripts.read(userId, now, resumeAfter));
+      // Redis trims by its own time and only when it adds; what is kept is decided by the clock, as in memory.
+      const kept = texts.map((text) => JSON.parse(text) as UserMessage<M>).filter((message) => Date.parse(message.at) >= now - REPLAY_MS);
       const replay = resumeAfter === undefined ? [] : replayAfter(kept, seq, resumeAfter);
       if (unavailableWhileHolding) throw unavailable('A shared dependency (Redis) became unreachable; try again shortly', 'REDIS_UNAVAILABLE');
       // Held messages up to `seq` were published before the read and are in it (or need not be).
@@ -280,6 +223,3 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     });
   }
 }
-
-const seqKey = (userId: number) => `realtime:seq:${userId}`;
-const keptKey = (userId: number) => `realtime:kept:${userId}`;
