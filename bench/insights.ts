@@ -36,7 +36,7 @@ const loadSeconds = (performance.now() - loadStarted) / 1000;
 // The services as the app wires them; only the ride statistics and presence are exercised.
 const log = pino({ level: 'warn' });
 const clock = systemClock;
-const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log });
+const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log, positionsPerSecond: config.driverPositionsPerSecond });
 const stats = new RideStats({ db, transactions, counters: new MemoryCounters(clock), clock, log });
 const zones = new ZoneTable({ cache: new MemoryCache(clock), clock, log });
 const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });

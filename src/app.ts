@@ -125,7 +125,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await revocations.start();
   await auth.demoteUnlistedAdmins();
   const settings = new SettingsService({ db, transactions, clock });
-  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log });
+  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, positionsPerSecond: config.driverPositionsPerSecond });
   const profiles = new DriverProfiles({ db, transactions, users: auth, clock, approvalRequired: config.driverApprovalRequired });
   const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
   const pricing = new Pricing({ db, bus, clock, log: app.log });
@@ -222,7 +222,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     hub,
     authenticate: (token) => tokens.verify(token, 'access'),
     onPosition: (user, point) => rides.tracking.reportDriverPosition(user.id, point),
+    positionsPerSecond: config.driverPositionsPerSecond,
     onRevoked: (listener) => tokens.onRevoked(listener),
+    clock,
     limits: options.realtime,
   });
   // The browser apps over the same API; WEB_APPS=false leaves an API-only service.

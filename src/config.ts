@@ -39,6 +39,8 @@ const EnvSchema = Type.Object({
   CORS_ORIGINS: Type.String({ minLength: 1, default: '*' }),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'ride-hailing:' }),
   MAX_OPEN_RIDES_PER_RIDER: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  MAX_RIDE_KM: Type.Number({ exclusiveMinimum: 0, maximum: 2000, default: 300 }),
+  DRIVER_POSITIONS_PER_SECOND: Type.Integer({ minimum: 0, maximum: 1000, default: 5 }),
   DISPATCH_MODE: Type.Enum(DISPATCH_MODES, { default: 'batched' }),
   DISPATCH_BATCH_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
   DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
@@ -93,6 +95,10 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** Rides a rider may hold in REQUESTED, ACCEPTED or PICKED at once. */
   maxOpenRidesPerRider: number;
+  /** The longest ride that can be booked: its road distance from pickup to drop, in km. */
+  maxRideKm: number;
+  /** Positions one driver may report per second, over every connection and REST together (0: no limit). */
+  driverPositionsPerSecond: number;
   /** `roundRides` is for tests only: how many open rides a round reads (ROUND_RIDES in dispatcher.ts otherwise). */
   dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number; roundRides?: number };
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
@@ -178,6 +184,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     maxOpenRidesPerRider: env.MAX_OPEN_RIDES_PER_RIDER,
+    maxRideKm: env.MAX_RIDE_KM,
+    driverPositionsPerSecond: env.DRIVER_POSITIONS_PER_SECOND,
     dispatch: {
       mode: env.DISPATCH_MODE,
       batchMs: env.DISPATCH_BATCH_MS,

@@ -58,6 +58,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Ap
     redisKeyPrefix: `test:${randomBytes(6).toString('hex')}:`,
     // Many tests book several rides for one rider; the limit's own tests set it back.
     maxOpenRidesPerRider: 100,
+    // The test clock stands still, so a driver's reports all fall in one second; the limit's own tests set it.
+    driverPositionsPerSecond: 0,
     ...overrides,
   };
   let app = await buildApp(config, { clock, ...options });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CLOSE } from '../../src/platform/realtime/websocket.ts';
+import { CLOSE } from '../../src/platform/realtime/connection.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 
 const DOC = readFileSync(join(import.meta.dirname, '../../docs/realtime.md'), 'utf8');

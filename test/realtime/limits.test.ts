@@ -17,8 +17,8 @@ describe('a client that does not read', () => {
   let url: string;
   before(async () => {
     // A long close grace, so the slow client still reads its close frame once it reads again; the
-    // driver may send positions as fast as the test can.
-    t = await createTestApp({}, { realtime: { maxUnsentBytes: 16 * 1024, closeGraceMs: 60_000, positionsPerSecond: 100_000 } });
+    // driver may send positions as fast as the test can (the test app has no per-driver limit).
+    t = await createTestApp({}, { realtime: { maxUnsentBytes: 16 * 1024, closeGraceMs: 60_000, messagesPerSecond: 100_000, floodMessagesPerSecond: 100_000 } });
     // Over a Unix socket the kernel holds about 200 kB between server and client, where loopback TCP
     // grows to several MB: the server's own buffer fills after a thousand messages, not tens of thousands.
     dir = mkdtempSync(join(tmpdir(), 'realtime-'));

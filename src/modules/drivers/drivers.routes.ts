@@ -17,9 +17,9 @@ export async function driversRoutes(fastify: FastifyInstance, { service, profile
     config,
     schema: {
       tags,
-      summary: 'Report your position; riders see you in nearby search for two minutes',
+      summary: 'Report your position; riders see you in nearby search for two minutes (at most DRIVER_POSITIONS_PER_SECOND a second, every way of reporting together)',
       body: PositionBody,
-      response: { 200: DriverLocation, ...errorResponses(400, 401, 403) },
+      response: { 200: DriverLocation, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (request) => service.view(await service.reportPosition(authUser(request).id, request.body)));
 

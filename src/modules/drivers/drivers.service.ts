@@ -3,10 +3,11 @@ import type { Db } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
-import { AppError } from '../../platform/errors.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
+import { AppError, tooManyRequests } from '../../platform/errors.ts';
 import { POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
+import { PerSecondLimit } from '../../platform/per-second-limit.ts';
 import * as repository from './drivers.repository.ts';
 import type { DriverLocation } from './drivers.schemas.ts';
 
@@ -21,6 +22,8 @@ export interface DriversDependencies {
   index: DriverLocationIndex;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** DRIVER_POSITIONS_PER_SECOND: a driver's reports over every path together (0: no limit). */
+  positionsPerSecond: number;
 }
 
 /**
@@ -38,9 +41,11 @@ export class DriversService {
   readonly #offline: Array<(driverId: number) => Promise<void>> = [];
   readonly #restored: Array<(positions: readonly DriverPosition[]) => Promise<void>> = [];
   #indexFailedAt = -Infinity;
+  readonly #positionLimit: PerSecondLimit;
 
   constructor(deps: DriversDependencies) {
     this.#deps = deps;
+    this.#positionLimit = new PerSecondLimit(deps.positionsPerSecond);
     this.#presence = new CoalescingWriter(
       (entries) => deps.transactions.run((tx) => repository.upsertPresence(tx.db, entries.map(([, entry]) => entry))),
       PRESENCE_FLUSH_INTERVAL_MS,
@@ -79,8 +84,16 @@ export class DriversService {
     this.#listeners.push(listener);
   }
 
+  /**
+   * Every position report, whichever way it came (REST, the ride's report, the realtime channel):
+   * counted per driver first, so many connections or clients of one driver report no faster than one.
+   */
   async reportPosition(driverId: number, point: Point): Promise<DriverPosition> {
-    const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: this.#deps.clock.now() };
+    const now = this.#deps.clock.now();
+    if (!this.#positionLimit.take(driverId, now)) {
+      throw tooManyRequests(`At most ${this.#deps.positionsPerSecond} positions a second per driver`, 1);
+    }
+    const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: now };
     await this.#deps.index.upsert(position);
     this.#presence.set(driverId, { ...position, online: true });
     for (const listener of this.#listeners) await listener(position);

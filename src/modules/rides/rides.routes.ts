@@ -153,10 +153,10 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
     config: { roles: DRIVER_ROLES },
     schema: {
       tags,
-      summary: "The ride's driver reports a position (every 5–10 s while ACCEPTED or PICKED)",
+      summary: "The ride's driver reports a position (every 5–10 s while ACCEPTED or PICKED; at most DRIVER_POSITIONS_PER_SECOND a second)",
       params: RideIdParams,
       body: LocationBody,
-      response: { 200: LocationResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 200: LocationResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
   }, async (request) => rides.tracking.report(authUser(request), request.params.rideId, request.body));
 }
