@@ -100,6 +100,16 @@ export function MapView({ settings, label, markers, line, onPick, onDrag }: Prop
 }
 
 /**
+ * Content for a Leaflet tooltip or popup: Leaflet inserts a string as HTML, so anything built from
+ * what people typed (names, places) goes in as an element holding a text node.
+ */
+export function textContent(text: string): HTMLElement {
+  const element = document.createElement('span');
+  element.textContent = text;
+  return element;
+}
+
+/**
  * A Leaflet map in the container, opening on the city, with tiles from MAP_TILE_URL; when they
  * cannot load the container turns to a plain grid (map.css) and says so.
  */

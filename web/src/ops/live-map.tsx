@@ -3,7 +3,7 @@ import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
 import type { LiveDriver, LiveDriverState, PublicRide, ZoneView } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
-import { baseMap } from '../map/map-view.tsx';
+import { baseMap, textContent } from '../map/map-view.tsx';
 import { go } from '../ui/router.ts';
 import { keysOf } from '../ui/labels.ts';
 import { INTENSITY_LABELS, LIVE_STATE_LABELS } from './ops-labels.ts';
@@ -73,7 +73,7 @@ export function LiveMap({ settings, drivers, requests, zones, onView }: Props) {
     current.zones.clearLayers();
     for (const zone of zones) {
       L.polygon(cellToBoundary(zone.zone), { color: ZONE_COLOURS[zone.intensity], weight: 1, fillColor: ZONE_COLOURS[zone.intensity], fillOpacity: 0.35 })
-        .bindTooltip(`Zone ${zone.zone}: ${zone.demand} waiting, ${zone.supply} free, surge ×${zone.multiplier} (${INTENSITY_LABELS[zone.intensity]})`)
+        .bindTooltip(textContent(`Zone ${zone.zone}: ${zone.demand} waiting, ${zone.supply} free, surge ×${zone.multiplier} (${INTENSITY_LABELS[zone.intensity]})`))
         .addTo(current.zones);
     }
   }, [zones]);
@@ -102,7 +102,8 @@ export function LiveMap({ settings, drivers, requests, zones, onView }: Props) {
     const seen = new Set<number>();
     for (const driver of drivers) {
       seen.add(driver.driverId);
-      const text = `${driver.name ?? 'Driver'} (driver ${driver.driverId}): ${LIVE_STATE_LABELS[driver.state].toLowerCase()}`;
+      // The name is what the driver typed: a text node, never HTML.
+      const text = textContent(`${driver.name ?? 'Driver'} (driver ${driver.driverId}): ${LIVE_STATE_LABELS[driver.state].toLowerCase()}`);
       const shown = current.drivers.get(driver.driverId);
       if (shown) {
         shown.setLatLng([driver.lat, driver.lon]).setStyle(DRIVER_STYLE[driver.state]).setTooltipContent(text);
