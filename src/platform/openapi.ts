@@ -31,9 +31,28 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, route), url }),
     transformObject: (document) => completeDocument(('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_POLICY });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 }
+
+/**
+ * /docs shares its origin with the apps, whose pages hold users' tokens: it runs only its own
+ * scripts (Swagger UI's page has no inline script) and no page may frame it. Swagger UI adds a
+ * <style> element of its own, hence 'unsafe-inline' for styles only. No upgrade-insecure-requests:
+ * the service also runs on plain HTTP, behind a proxy or on a developer's machine.
+ */
+const DOCS_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** `get /rides/status/{rideId}` → `getRidesStatusByRideId`: stable as long as the route is. */
 export function operationId(method: string, path: string): string {

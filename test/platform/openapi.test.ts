@@ -37,6 +37,17 @@ describe('OpenAPI document', () => {
     assert.ok(doc.servers.length > 0);
   });
 
+  test('/docs and its files carry a CSP: the service\'s own scripts only, and no page may frame them', async () => {
+    for (const url of ['/docs', '/docs/', '/docs/static/swagger-initializer.js']) {
+      const reply = await t.app.inject({ url });
+      assert.equal(reply.statusCode, 200, url);
+      const policy = String(reply.headers['content-security-policy']);
+      assert.match(policy, /(^|; )frame-ancestors 'none'(;|$)/, url);
+      assert.match(policy, /(^|; )script-src 'self'(;|$)/, url);
+      assert.match(policy, /(^|; )object-src 'none'(;|$)/, url);
+    }
+  });
+
   test('operationIds come from method and path, so they stay the same across runs and releases', () => {
     assert.equal(operationId('get', '/rides/status/{rideId}'), 'getRidesStatusByRideId');
     assert.equal(operationId('POST', '/rides/status/:rideId'), 'postRidesStatusByRideId');
