@@ -12,9 +12,13 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 // Fastify's default: a path parameter longer than this is answered 414 before any route runs.
 const MAX_PARAM_LENGTH = 100;
 
-// Bodies are JSON with real types: "true" is not a boolean and "5" is not a rating.
+// Bodies are JSON with real types: "true" is not a boolean and "5" is not a rating. Properties a
+// body's schema does not name are dropped, at every depth, before any handler sees the body: what
+// a service stores (a pricing document) holds only what its schema names, never a field the server
+// sets (a version), however a client pads it. No body schema has a second object branch in a union,
+// where dropping by the first branch would strip what the second names.
 // Query strings and path parameters are text, so there numbers and booleans are coerced.
-const bodyAjv = addFormats.default(new Ajv({ coerceTypes: false, useDefaults: true, allErrors: false, strict: false }));
+const bodyAjv = addFormats.default(new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: 'all', allErrors: false, strict: false }));
 const textAjv = addFormats.default(new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false }));
 
 /**

@@ -8,8 +8,10 @@ import { FakeRazorpay, KEY_ID, KEY_SECRET, WEBHOOK_SECRET } from '../helpers/fak
 // Malformed requests generated from the service's own /openapi.json, so every operation is covered,
 // including ones added later: wrong types, huge and negative numbers, NUL and control characters,
 // odd Unicode, missing and extra fields, over-long strings, odd path ids, bad JSON and content types,
-// each without a token, with a garbage one, and with a rider's, driver's or admin's. No answer may
-// be a 5xx, and every error must come in the uniform error body. The seed fixes the whole run.
+// each without a token, with a garbage one, and with a rider's, driver's or admin's; and every
+// well-formed body padded with properties its schema does not name (server-set fields among them)
+// at every depth. No answer may be a 5xx, every error must come in the uniform error body, and
+// every read still answers afterwards, whatever was stored. The seed fixes the whole run.
 const SEED = 20_261_123;
 // After one request per single mutation of every operation, this many with several mutations at once.
 const COMBINED_REQUESTS = 1_000;
@@ -144,6 +146,34 @@ const RAW_BODIES: Array<{ raw: string; contentType?: string }> = [
   { raw: '\u0000\u0001\u0002' },
 ];
 
+// Names a client might add to a body to set what the server decides; sent where the schema does not name them.
+const SERVER_FIELDS: Record<string, unknown> = {
+  id: 1,
+  version: 999,
+  status: 'COMPLETED',
+  fare: 1,
+  role: 'ADMIN',
+  userId: 1,
+  riderId: 1,
+  createdAt: '2000-01-01T00:00:00.000Z',
+  createdBy: 1,
+  approval: 'approved',
+  paymentStatus: 'PAID',
+  constructor: { prototype: { isAdmin: true } },
+  padding: 'p'.repeat(10_000),
+  nested: { deeper: [1, { x: '\u0001' }] },
+};
+
+/** The body with properties its schema does not name added to it and to every object inside it. */
+function withUnknown(value: unknown, schema: Schema | undefined): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const properties: Record<string, Schema> = schema?.properties ?? (schema?.anyOf ?? schema?.oneOf ?? []).find((s: Schema) => s.properties)?.properties ?? {};
+  const padded: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) padded[name] = withUnknown(field, properties[name]);
+  for (const [name, field] of Object.entries(SERVER_FIELDS)) if (!(name in properties)) padded[name] = field;
+  return padded;
+}
+
 const RAW_QUERIES = ['&&&', '=', 'a', '%zz=1', 'a=%zz', 'a[b]=1', 'a=1&a=2&a=3', `${'q'.repeat(5000)}=1`, '__proto__=1', 'limit=1&limit=2'];
 
 function operationsOf(document: Schema): Operation[] {
@@ -264,7 +294,8 @@ function casesFor(operation: Operation, rng: ReturnType<typeof random>): Case[] 
       cases.push({ ...base(), body: { json: without(body as Record<string, unknown>, name) } });
     }
     for (const value of NASTY_VALUES) cases.push({ ...base(), body: { json: value } });
-    cases.push({ ...base(), body: { json: { ...(body as object), extra: 'field', nested: { deeper: [1, { x: '\u0001' }] } } } });
+    // The well-formed body padded with unknown properties at every depth, under every kind of caller.
+    for (const kind of AUTHS) cases.push({ ...base(), auth: kind, body: { json: withUnknown(body, operation.body) } });
     for (const raw of RAW_BODIES) cases.push({ ...base(), body: raw });
   } else if (operation.method !== 'GET') {
     // A body where none is expected.
@@ -343,6 +374,15 @@ describe('schema-driven fuzzing of every operation', () => {
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 
     const summary = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    // What the requests stored must still read: every read answers without a 5xx afterwards.
+    for (const operation of operations.filter((o) => o.method === 'GET' && !o.streams)) {
+      const path = Object.fromEntries(operation.pathParams.map((p) => [p.name, '1']));
+      for (const auth of AUTHS) {
+        const read: Case = { operation, auth, path, query: queryString(validQuery(operation)), body: undefined };
+        const { problem } = await send(read);
+        if (problem) failures.push(`afterwards, ${problem}: ${describeCase(read)}`);
+      }
+    }
     context.diagnostic(`${cases.length} requests over ${operations.length} operations: ${summary}`);
     assert.deepEqual(failures.slice(0, 10), [], `${failures.length} of ${cases.length} requests failed (${summary})`);
     assert.ok(cases.length >= 3_000, `${cases.length} requests`);

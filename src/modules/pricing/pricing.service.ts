@@ -96,6 +96,8 @@ export class Pricing {
   }
 }
 
+// The server's fields last: a stored document can never stand in for them (versions stored before
+// bodies were stripped of unknown properties may carry a `version` of their own).
 function toVersion(stored: repository.StoredVersion): PricingVersion {
-  return { version: stored.version, ...stored.rules, createdAt: toIso(stored.createdAt), createdBy: stored.createdBy };
+  return { ...stored.rules, version: stored.version, createdAt: toIso(stored.createdAt), createdBy: stored.createdBy };
 }

@@ -104,6 +104,31 @@ describe('operator API: pricing', () => {
       assert.equal(entries[0].before.surgeCap, replaced.surgeCap);
     }
   });
+
+  test('properties the rules do not name are dropped before the version is stored: the version is the server\'s everywhere', async () => {
+    const { t, admin } = op;
+    const next = Math.max(...(await call(t.app, 'GET', '/admin/pricing', { token: admin.token })).body.versions.map((v: { version: number }) => v.version)) + 1;
+    const padded = {
+      ...V2,
+      version: 1,
+      createdBy: 999,
+      createdAt: '2000-01-01T00:00:00.000Z',
+      notes: 'n'.repeat(100_000),
+      fares: { ...V2.fares, mini: { ...V2.fares.mini, discount: 0.5 }, helicopter: { base: 1, perKm: 1, perMinute: 1, minimum: 1 } },
+      cancellation: { ...V2.cancellation, COMPLETED: { share: 1, min: 0, max: 1 } },
+    };
+    const reply = await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: padded });
+    assertOk(reply);
+    assert.equal(reply.body.version, next);
+    assert.equal(reply.body.createdBy, admin.id);
+
+    const history = await call(t.app, 'GET', '/admin/pricing', { token: admin.token });
+    assertOk(history, 'the history still reads');
+    assert.equal(history.body.current.version, next);
+    const [entry] = await auditOf(t, admin, 'pricing', next);
+    assert.deepEqual(entry.after, { version: next, ...V2 }, 'the stored rules are exactly the named ones');
+    assert.equal(entry.before.version, next - 1);
+  });
 });
 
 const missing = await productionServicesMissing();
