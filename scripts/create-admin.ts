@@ -16,14 +16,14 @@ import { AdminAccounts } from '../src/modules/admin/accounts.service.ts';
 import { CreateUserBody } from '../src/modules/admin/admin.schemas.ts';
 import { AuditTrail } from '../src/modules/admin/audit.ts';
 import { AuthService, authSettings } from '../src/modules/auth/auth.service.ts';
-import type { AuthUser } from '../src/platform/auth/roles.ts';
+import type { Actor } from '../src/platform/audit.ts';
 import { TokenService } from '../src/platform/auth/tokens.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { createMailer } from '../src/platform/mail.ts';
 
 /** Who the audit trail names for a change made from the command line on the server: no account, the system. */
-const SYSTEM_ACTOR: AuthUser = { id: 0, role: 'ADMIN' };
+const SYSTEM_ACTOR: Actor = { id: 0, role: 'ADMIN', requestId: `create-admin-${randomUUID()}`, clientRequestId: null };
 
 const USAGE = "usage: npm run create-admin -- --email ops@example.com --password '<8 to 128 characters>' [--name 'Operations']";
 
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
     // Built as app.ts builds it, so the account is made exactly as the service makes one.
     const auth = new AuthService(database, new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, systemClock), mailer, systemClock, authSettings(config));
     const accounts = new AdminAccounts({ transactions: database.transactions, auth, audit: new AuditTrail({ db: database.db, clock: systemClock }) });
-    const user = await accounts.create(SYSTEM_ACTOR, body, `create-admin-${randomUUID()}`);
+    const user = await accounts.create(SYSTEM_ACTOR, body);
     console.log(`Created ADMIN account ${user.id} (${user.email}); log in with POST /auth/login.`);
     return 0;
   } catch (error) {

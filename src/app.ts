@@ -133,6 +133,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const zones = new ZoneTable({ cache, clock, log: app.log });
   zones.start();
   const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });
+  const audit = new AuditTrail({ db, clock });
   const rides = await createRideServices({
     db,
     transactions,
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     pricing,
     demand: (pickup) => insights.signalAt(pickup),
     router,
+    audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
@@ -172,8 +174,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // After dispatch listens, so drivers shown again are also available again.
   await drivers.restore();
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, transitions: rides.transitions, notifications });
-  const audit = new AuditTrail({ db, clock });
-  const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, log: app.log });
+  const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, rides: rides.cancellation, log: app.log });
   const complaints = new ComplaintsService({ db, transactions, rides: rides.queries, notifications, clock });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });

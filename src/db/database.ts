@@ -260,6 +260,8 @@ export interface AuditLogTable {
   before: string | null;
   after: string | null;
   request_id: string | null;
+  /** The X-Request-Id the client sent, kept apart from ours: a client may send any. */
+  client_request_id: string | null;
   created_at: number;
 }
 

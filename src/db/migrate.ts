@@ -19,6 +19,7 @@ import * as complaints from './migrations/2026-11-25-21-complaints.ts';
 import * as overviewIndexes from './migrations/2026-11-25-22-overview-indexes.ts';
 import * as deletionRequestTime from './migrations/2026-11-25-23-deletion-request-time.ts';
 import * as idempotencyKeys from './migrations/2026-11-27-01-idempotency-keys.ts';
+import * as auditClientRequestId from './migrations/2026-11-27-02-audit-client-request-id.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-22-overview-indexes': overviewIndexes,
   '2026-11-25-23-deletion-request-time': deletionRequestTime,
   '2026-11-27-01-idempotency-keys': idempotencyKeys,
+  '2026-11-27-02-audit-client-request-id': auditClientRequestId,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

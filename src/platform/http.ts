@@ -32,10 +32,19 @@ export function trustedProxies(setting: TrustProxy): false | string[] | ((addres
   return (_address, hop) => hop < setting;
 }
 
-/** Accepts a caller's X-Request-Id when it is short and plain, otherwise makes one. */
-export function requestId(request: IncomingMessage): string {
+/**
+ * Every request gets an id of ours, in the log and the X-Request-Id answer. A caller's own
+ * X-Request-Id never stands in for it (an audit entry's request id must be one no client chose);
+ * it is logged beside ours (clientRequestId) when short and plain.
+ */
+export function requestId(): string {
+  return randomUUID();
+}
+
+/** The caller's X-Request-Id, when it is short and plain: a label of the client's, for correlating its logs with ours. */
+export function clientRequestId(request: Pick<IncomingMessage, 'headers'>): string | null {
   const given = request.headers['x-request-id'];
-  return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+  return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : null;
 }
 
 /** Validation, JSON parsing, error bodies and the 404 answer shared by every route. */

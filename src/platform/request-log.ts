@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { clientRequestId } from './http.ts';
 
 // Query parameters whose name looks like one of these carry secrets (a token a client put in a link,
 // a signature, a code): their values never reach a log line. Matched anywhere in the decoded name,
@@ -48,10 +49,12 @@ function serializeRequest(request: FastifyRequest) {
   }
   const url = request.url;
   const query = redactedQuery(url);
+  const clientId = clientRequestId(request);
   return {
     method: request.method,
     ...(route ? { route } : { path: url.split('?', 1)[0].slice(0, MAX_QUERY_LOG_CHARS) }),
     ...(query ? { query } : {}),
+    ...(clientId ? { clientRequestId: clientId } : {}),
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };

@@ -48,6 +48,14 @@ export function setStatus(t: TestApp, user: TestUser, rideId: number, body: Reco
 
 export const accept = (t: TestApp, driver: TestUser, rideId: number) => setStatus(t, driver, rideId, { status: 'ACCEPTED', driverId: String(driver.id) });
 
+/** A driver with a vehicle profile: they may accept rides their vehicle serves (a bike only bikes, an SUV suv, sedan and mini). */
+export async function driverWithVehicle(t: TestApp, vehicleType: string): Promise<TestUser> {
+  const driver = await signUp(t, { role: 'DRIVER' });
+  const reply = await call(t.app, 'PUT', '/drivers/me/profile', { token: driver.token, body: { vehicleType, vehicleNumber: `KA01VH${String(driver.id).padStart(4, '0')}` } });
+  assertOk(reply, 'vehicle profile');
+  return driver;
+}
+
 /** The public view of a ride. */
 export async function rideStatus(t: TestApp, rideId: number) {
   const reply = await call(t.app, 'GET', `/rides/status/${rideId}`);

@@ -169,13 +169,14 @@ describe('HTTP conventions', () => {
     assert.equal(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4)).code, 'HEADERS_TOO_LARGE');
   });
 
-  test('every response carries a request id, and a plain caller id is kept', async () => {
+  test("every response carries a request id of the service's own, whatever id the caller sent", async () => {
     const generated = await call(t.app, 'GET', '/health');
     assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     const given = await call(t.app, 'GET', '/health', { headers: { 'x-request-id': 'trace-123' } });
-    assert.equal(given.headers['x-request-id'], 'trace-123');
+    assert.match(String(given.headers['x-request-id']), /^[0-9a-f-]{36}$/, "a caller's id never stands in for ours");
+    assert.notEqual(given.headers['x-request-id'], generated.headers['x-request-id']);
     const hostile = await call(t.app, 'GET', '/health', { headers: { 'x-request-id': 'bad id\nwith newline' } });
-    assert.notEqual(hostile.headers['x-request-id'], 'bad id\nwith newline');
+    assert.match(String(hostile.headers['x-request-id']), /^[0-9a-f-]{36}$/);
   });
 });
 
@@ -362,13 +363,15 @@ describe('secrets stay out of logs', () => {
     await call(t.app, 'GET', `/rides/requested?${query}`, { headers: { 'x-request-id': requestId } });
     await call(t.app, 'GET', `/rides/status/12345?token=${secrets[0]}`, { headers: { 'x-request-id': 'log-redaction-2' } });
     const entries = lines.flatMap((line) => line.split('\n')).filter(Boolean).map((line) => JSON.parse(line));
-    const incoming = entries.find((entry) => entry.reqId === requestId && entry.req);
-    assert.ok(incoming, 'the request was logged');
+    // A caller's own id is logged beside ours, as a field of the request.
+    const incoming = entries.find((entry) => entry.req?.clientRequestId === requestId);
+    assert.ok(incoming, 'the request was logged with the id the caller sent');
+    assert.notEqual(incoming.reqId, requestId);
     assert.equal(incoming.req.route, '/rides/requested');
     assert.equal(incoming.req.url, undefined, 'no raw URL');
     assert.match(incoming.req.query, /limit=5/, 'harmless parameters stay readable');
     assert.match(incoming.req.query, /token=\[redacted\]/);
-    const byRoute = entries.find((entry) => entry.reqId === 'log-redaction-2' && entry.req);
+    const byRoute = entries.find((entry) => entry.req?.clientRequestId === 'log-redaction-2');
     assert.equal(byRoute.req.route, '/rides/status/:rideId', 'path parameters are not logged, the route is');
     const log = lines.join('');
     for (const secret of secrets) assert.ok(!log.includes(secret), `log contains ${secret}`);

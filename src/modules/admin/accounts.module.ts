@@ -4,6 +4,7 @@ import type { AuthService } from '../auth/auth.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { Refunds } from '../payments/refunds.service.ts';
+import type { RideCancellation } from '../rides/ride-cancellation.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { AccountDirectory, AdminAccounts } from './accounts.service.ts';
@@ -19,6 +20,7 @@ export interface AccountOperationsDependencies {
   payments: PaymentsService;
   refunds: Refunds;
   drivers: Pick<DriversService, 'goOffline'>;
+  rides: Pick<RideCancellation, 'cancelOpenOf'>;
   log: FastifyBaseLogger;
 }
 
@@ -31,7 +33,9 @@ export interface AccountOperations {
 
 export function createAccountOperations(deps: AccountOperationsDependencies): AccountOperations {
   const { transactions, audit, auth, settings, payments, drivers, log } = deps;
-  // An erasure also forgets what the person left in other modules; a blocked or erased driver leaves the map.
+  // An erasure also forgets what the person left in other modules, and takes their open rides (with
+  // the places they typed) off every list; a blocked or erased driver leaves the map.
+  auth.accounts.onErase((tx, userId) => deps.rides.cancelOpenOf(tx, userId, "The rider's account was erased"));
   auth.accounts.onErase((tx, userId) => settings.erase(tx, userId));
   auth.accounts.onErase((tx, userId) => payments.eraseTextOf(tx, userId));
   auth.accounts.onClosed((userId) => drivers.goOffline(userId).catch((error: unknown) => log.warn({ err: error, userId }, 'closed account not taken off the map')));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { PageQuery } from '../../platform/pagination.ts';
@@ -31,7 +31,7 @@ export async function accountsRoutes(fastify: FastifyInstance, { accounts, direc
       body: CreateUserBody,
       response: { 200: AdminUser, ...errorResponses(400, 401, 403, 409) },
     },
-  }, async (request) => accounts.create(authUser(request), request.body, request.id));
+  }, async (request) => accounts.create(actorOf(request), request.body));
 
   app.post('/users/:userId/block', {
     config: ADMIN_ONLY,
@@ -42,7 +42,7 @@ export async function accountsRoutes(fastify: FastifyInstance, { accounts, direc
       body: BlockBody,
       response: { 200: Account, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => accounts.block(authUser(request), request.params.userId, request.body.reason, request.id));
+  }, async (request) => accounts.block(actorOf(request), request.params.userId, request.body.reason));
 
   app.post('/users/:userId/unblock', {
     config: ADMIN_ONLY,
@@ -52,7 +52,7 @@ export async function accountsRoutes(fastify: FastifyInstance, { accounts, direc
       params: UserIdParams,
       response: { 200: Account, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => accounts.unblock(authUser(request), request.params.userId, request.id));
+  }, async (request) => accounts.unblock(actorOf(request), request.params.userId));
 
   app.delete('/users/:userId', {
     config: ADMIN_ONLY,
@@ -62,7 +62,7 @@ export async function accountsRoutes(fastify: FastifyInstance, { accounts, direc
       params: UserIdParams,
       response: { 200: Account, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => accounts.erase(authUser(request), request.params.userId, request.id));
+  }, async (request) => accounts.erase(actorOf(request), request.params.userId));
 
   app.get('/deletion-requests', {
     config: ADMIN_ONLY,

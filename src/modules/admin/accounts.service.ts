@@ -1,5 +1,5 @@
 import type { Tx, Transactions } from '../../db/transaction.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { toIso } from '../../platform/clock.ts';
 import { forbidden } from '../../platform/errors.ts';
@@ -30,35 +30,35 @@ export class AdminAccounts {
   }
 
   /** Onboards a rider, driver or operator without the e-mail code round trip. */
-  async create(actor: AuthUser, body: CreateUserBody, requestId: string): Promise<AdminUser> {
+  async create(actor: Actor, body: CreateUserBody): Promise<AdminUser> {
     // Hashing is slow on purpose: done before the unit, so no transaction waits on it.
     const passwordHash = await hashPassword(body.password);
     return this.#transactions.run(async (tx) => {
       const user = await this.#auth.createAccount(tx, { name: body.name, email: body.email, passwordHash, role: body.role });
-      await this.#audit.record(tx, { actorId: actor.id, action: 'user.create', target: { type: 'user', id: user.id }, after: user, requestId });
+      await this.#audit.record(tx, { actor, action: 'user.create', target: { type: 'user', id: user.id }, after: user });
       return user;
     });
   }
 
   /** Refuses the account's logins and ends its tokens on every instance within a second. */
-  async block(actor: AuthUser, userId: number, reason: string, requestId: string): Promise<Account> {
+  async block(actor: Actor, userId: number, reason: string): Promise<Account> {
     notOwn(actor, userId, 'block');
-    const account = await this.#change(actor, userId, 'user.block', requestId, (tx) => this.#auth.accounts.block(tx, userId, reason.trim()));
+    const account = await this.#change(actor, userId, 'user.block', (tx) => this.#auth.accounts.block(tx, userId, reason.trim()));
     await this.#auth.accounts.closed(userId);
     return account;
   }
 
-  async unblock(actor: AuthUser, userId: number, requestId: string): Promise<Account> {
-    return this.#change(actor, userId, 'user.unblock', requestId, (tx) => this.#auth.accounts.unblock(tx, userId));
+  async unblock(actor: Actor, userId: number): Promise<Account> {
+    return this.#change(actor, userId, 'user.unblock', (tx) => this.#auth.accounts.unblock(tx, userId));
   }
 
   /**
    * Erasure: the person's name, e-mail, password, emergency contact and order notes go, also from
    * earlier audit entries; the account row, its rides, payments and the audit entries stay.
    */
-  async erase(actor: AuthUser, userId: number, requestId: string): Promise<Account> {
+  async erase(actor: Actor, userId: number): Promise<Account> {
     notOwn(actor, userId, 'erase');
-    const account = await this.#change(actor, userId, 'user.delete', requestId, async (tx) => {
+    const account = await this.#change(actor, userId, 'user.delete', async (tx) => {
       const change = await this.#auth.accounts.erase(tx, userId);
       await forgetInTrail(tx, userId, change.erased);
       return change;
@@ -67,10 +67,10 @@ export class AdminAccounts {
     return account;
   }
 
-  async #change(actor: AuthUser, userId: number, action: string, requestId: string, work: (tx: Tx) => Promise<{ before: Account; after: Account }>): Promise<Account> {
+  async #change(actor: Actor, userId: number, action: string, work: (tx: Tx) => Promise<{ before: Account; after: Account }>): Promise<Account> {
     return this.#transactions.run(async (tx) => {
       const { before, after } = await work(tx);
-      await this.#audit.record(tx, { actorId: actor.id, action, target: { type: 'user', id: userId }, before: trailOf(before), after: trailOf(after), requestId });
+      await this.#audit.record(tx, { actor, action, target: { type: 'user', id: userId }, before: trailOf(before), after: trailOf(after) });
       return after;
     });
   }
@@ -102,7 +102,7 @@ export class AccountDirectory {
   }
 }
 
-function notOwn(actor: AuthUser, userId: number, verb: string): void {
+function notOwn(actor: Actor, userId: number, verb: string): void {
   if (actor.id === userId) throw forbidden(`Operators cannot ${verb} their own account`, 'OWN_ACCOUNT');
 }
 

@@ -52,7 +52,8 @@ export const AuditEntry = Type.Object({
   target: Type.Object({ type: Type.String(), id: Type.String() }),
   before: Type.Unknown({ description: 'The target before the change (null for a creation)' }),
   after: Type.Unknown({ description: 'The target after the change (null for a deletion)' }),
-  requestId: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()], { description: 'The id the service gave the request that made the change (its X-Request-Id answer and log lines)' }),
+  clientRequestId: Type.Union([Type.String(), Type.Null()], { description: 'The X-Request-Id the client sent with that request, as it sent it: a label of the client’s, not evidence' }),
   at: Type.String({ format: 'date-time' }),
 });
 export type AuditEntry = Static<typeof AuditEntry>;

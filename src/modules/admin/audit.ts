@@ -1,22 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import type { Tx } from '../../db/transaction.ts';
+import type { AuditChange, AuditLog } from '../../platform/audit.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { takePage, toPage } from '../../platform/pagination.ts';
 import type { AuditEntry, AuditQuery } from './admin.schemas.ts';
 
-/** What an operator changed: recorded inside the transaction that makes the change, so neither exists without the other. */
-export interface AuditChange {
-  actorId: number;
-  /** A verb of the form `<thing>.<verb>`: `user.create`, `user.block`, `pricing.update`, … */
-  action: string;
-  target: { type: string; id: string | number };
-  before?: unknown;
-  after?: unknown;
-  requestId?: string;
-}
-
-/** The operators' audit trail (table audit_log), newest first. */
-export class AuditTrail {
+/** The operators' audit trail (table audit_log), newest first; every module records its operators' actions here. */
+export class AuditTrail implements AuditLog {
   readonly #db: Db;
   readonly #clock: Clock;
 
@@ -29,16 +19,23 @@ export class AuditTrail {
     await tx.db
       .insertInto('audit_log')
       .values({
-        actor_id: change.actorId,
+        actor_id: change.actor.id,
         action: change.action,
         target_type: change.target.type,
         target_id: String(change.target.id),
         before: change.before === undefined ? null : JSON.stringify(change.before),
         after: change.after === undefined ? null : JSON.stringify(change.after),
-        request_id: change.requestId ?? null,
+        request_id: change.actor.requestId,
+        client_request_id: change.actor.clientRequestId,
         created_at: this.#clock.now(),
       })
       .execute();
+  }
+
+  /** Who did what to one target, oldest first (a ride's timeline names the operators of its steps). */
+  async about(type: string, id: number | string): Promise<Array<{ action: string; actorId: number }>> {
+    const rows = await this.#db.selectFrom('audit_log').select(['action', 'actor_id']).where('target_type', '=', type).where('target_id', '=', String(id)).orderBy('id').execute();
+    return rows.map((row) => ({ action: row.action, actorId: row.actor_id }));
   }
 
   async list(query: AuditQuery): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
@@ -59,6 +56,7 @@ export class AuditTrail {
         before: row.before === null ? null : (JSON.parse(row.before) as unknown),
         after: row.after === null ? null : (JSON.parse(row.after) as unknown),
         requestId: row.request_id,
+        clientRequestId: row.client_request_id,
         at: toIso(Number(row.created_at)),
       })),
       nextCursor,

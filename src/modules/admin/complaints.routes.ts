@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { Complaint, ComplaintIdParams, ComplaintsQuery, ResolveBody } from '../complaints/complaints.schemas.ts';
@@ -31,5 +31,5 @@ export async function supportRoutes(fastify: FastifyInstance, { complaints }: { 
       body: ResolveBody,
       response: { 200: Complaint, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => complaints.resolve(authUser(request), request.params.complaintId, request.body.resolution, request.id));
+  }, async (request) => complaints.resolve(actorOf(request), request.params.complaintId, request.body.resolution));
 }

@@ -1,5 +1,5 @@
 import type { Transactions } from '../../db/transaction.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import type { Complaint, ComplaintsQuery } from '../complaints/complaints.schemas.ts';
 import type { ComplaintsService } from '../complaints/complaints.service.ts';
 import type { AuditTrail } from './audit.ts';
@@ -24,10 +24,10 @@ export class AdminComplaints {
   }
 
   /** The resolution, the parties' notifications and the audit entry commit together. */
-  resolve(actor: AuthUser, id: number, resolution: string, requestId: string): Promise<Complaint> {
+  resolve(actor: Actor, id: number, resolution: string): Promise<Complaint> {
     return this.#transactions.run(async (tx) => {
       const { before, after } = await this.#complaints.resolve(tx, id, resolution, actor.id);
-      await this.#audit.record(tx, { actorId: actor.id, action: 'complaint.resolve', target: { type: 'complaint', id }, before: resolutionState(before), after: resolutionState(after), requestId });
+      await this.#audit.record(tx, { actor, action: 'complaint.resolve', target: { type: 'complaint', id }, before: resolutionState(before), after: resolutionState(after) });
       return after;
     });
   }

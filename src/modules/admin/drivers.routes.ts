@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { DriverProfile, DriversByApprovalQuery } from '../drivers/drivers.schemas.ts';
@@ -31,7 +31,7 @@ export async function driverApprovalRoutes(fastify: FastifyInstance, { drivers }
       params: DriverIdParams,
       response: { 200: DriverProfile, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => drivers.approve(authUser(request), request.params.driverId, request.id));
+  }, async (request) => drivers.approve(actorOf(request), request.params.driverId));
 
   app.post('/drivers/:driverId/reject', {
     config: ADMIN_ONLY,
@@ -42,5 +42,5 @@ export async function driverApprovalRoutes(fastify: FastifyInstance, { drivers }
       body: RejectBody,
       response: { 200: DriverProfile, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => drivers.reject(authUser(request), request.params.driverId, request.body.reason, request.id));
+  }, async (request) => drivers.reject(actorOf(request), request.params.driverId, request.body.reason));
 }

@@ -1,5 +1,5 @@
 import type { Transactions } from '../../db/transaction.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Static } from 'typebox';
 import { toPage } from '../../platform/pagination.ts';
@@ -34,21 +34,21 @@ export class AdminDrivers {
     return { items, nextCursor };
   }
 
-  approve(actor: AuthUser, driverId: number, requestId: string): Promise<DriverProfile> {
-    return this.#decide(actor, driverId, 'approved', null, requestId);
+  approve(actor: Actor, driverId: number): Promise<DriverProfile> {
+    return this.#decide(actor, driverId, 'approved', null);
   }
 
-  reject(actor: AuthUser, driverId: number, reason: string, requestId: string): Promise<DriverProfile> {
-    return this.#decide(actor, driverId, 'rejected', reason.trim(), requestId);
+  reject(actor: Actor, driverId: number, reason: string): Promise<DriverProfile> {
+    return this.#decide(actor, driverId, 'rejected', reason.trim());
   }
 
   /** The decision, the driver's notification and the audit entry commit together. */
-  #decide(actor: AuthUser, driverId: number, approval: Approval, reason: string | null, requestId: string): Promise<DriverProfile> {
+  #decide(actor: Actor, driverId: number, approval: Approval, reason: string | null): Promise<DriverProfile> {
     return this.#deps.transactions.run(async (tx) => {
       const changed = await this.#deps.profiles.setApproval(tx, driverId, approval, reason);
       if (!changed) throw notFound(`Driver ${driverId} has no vehicle profile to decide on`, 'NO_PROFILE');
       await this.#deps.notifications.record(tx, [decisionNotice(driverId, approval, reason)]);
-      await this.#deps.audit.record(tx, { actorId: actor.id, action: `driver.${approval === 'approved' ? 'approve' : 'reject'}`, target: { type: 'driver', id: driverId }, ...changed, requestId });
+      await this.#deps.audit.record(tx, { actor, action: `driver.${approval === 'approved' ? 'approve' : 'reject'}`, target: { type: 'driver', id: driverId }, ...changed });
       return changed.after;
     });
   }

@@ -55,6 +55,9 @@ export type AdminRidesQuery = Static<typeof AdminRidesQuery>;
 const event = <E extends string, P extends TProperties>(name: E, description: string, properties: P) =>
   Type.Object({ at: Timestamp, event: Type.Literal(name), ...properties }, { description });
 
+/** The operator who took a step for the ride's rider or driver (from the audit trail); null when they took it themselves. */
+const RequestedBy = Nullable(Type.Integer({ description: 'The operator who took this step for the rider or driver; null when they did' }));
+
 /** One thing that happened to a ride; a ride's timeline lists them by time. */
 export const TimelineEntry = Type.Union([
   event('booked', 'The rider booked the ride', { riderId: Type.Integer(), rideType: Type.Enum(RIDE_TYPES), fare: Type.Integer(), pricingVersion: Type.Integer() }),
@@ -67,11 +70,11 @@ export const TimelineEntry = Type.Union([
     declineReason: Nullable(Type.String()),
   }),
   event('no_driver_found', 'The rider was told no driver was found; the ride stayed open', {}),
-  event('accepted', 'A driver accepted the ride', { driverId: Type.Integer(), pickupDistanceKm: Nullable(Type.Number()) }),
-  event('picked_up', 'The driver picked the rider up', {}),
+  event('accepted', 'A driver accepted the ride', { driverId: Type.Integer(), pickupDistanceKm: Nullable(Type.Number()), requestedBy: RequestedBy }),
+  event('picked_up', 'The driver picked the rider up', { requestedBy: RequestedBy }),
   event('positions', "The driver's last position recorded with the ride", { lat: Type.Number(), lon: Type.Number() }),
-  event('completed', 'The ride was completed', { fare: Type.Integer(), paymentMode: Type.String() }),
-  event('cancelled', 'The ride was cancelled', { by: Type.Enum(CANCELLED_BY), reason: Nullable(Type.String()), fee: Nullable(Type.Integer()) }),
+  event('completed', 'The ride was completed', { fare: Type.Integer(), paymentMode: Type.String(), requestedBy: RequestedBy }),
+  event('cancelled', 'The ride was cancelled', { by: Type.Enum(CANCELLED_BY), reason: Nullable(Type.String()), fee: Nullable(Type.Integer()), requestedBy: RequestedBy }),
   event('payment', 'An online payment of the ride: when it was paid or failed, or when its order was made while pending', {
     sessionId: Type.String(),
     amountInInr: Type.Number(),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { PricingRules, PricingVersion } from '../pricing/pricing.schemas.ts';
@@ -25,5 +25,5 @@ export async function pricingRoutes(fastify: FastifyInstance, { pricing }: { pri
       body: PricingRules,
       response: { 200: PricingVersion, ...errorResponses(400, 401, 403, 409) },
     },
-  }, async (request) => pricing.update(authUser(request), request.body, request.id));
+  }, async (request) => pricing.update(actorOf(request), request.body));
 }

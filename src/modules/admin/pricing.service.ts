@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Transactions } from '../../db/transaction.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import { conflict } from '../../platform/errors.ts';
 import type { PricingRules, PricingVersion } from '../pricing/pricing.schemas.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
@@ -29,14 +29,14 @@ export class AdminPricing {
   }
 
   /** A new version, in force on every instance within a second; rides keep the version they were priced with. */
-  async update(actor: AuthUser, rules: PricingRules, requestId: string): Promise<PricingVersion> {
+  async update(actor: Actor, rules: PricingRules): Promise<PricingVersion> {
     try {
       return await this.#transactions.run(async (tx) => {
         const made = await this.#pricing.create(tx, rules, actor.id);
         // Versions are numbered one after the other, so the one replaced is the one before; it may
         // have been made a moment ago in the same batch of writes, so it is read within this one.
         const before = (await this.#pricing.versionIn(tx, made.version - 1))!;
-        await this.#audit.record(tx, { actorId: actor.id, action: 'pricing.update', target: { type: 'pricing', id: made.version }, before: rulesOf(before), after: rulesOf(made), requestId });
+        await this.#audit.record(tx, { actor, action: 'pricing.update', target: { type: 'pricing', id: made.version }, before: rulesOf(before), after: rulesOf(made) });
         return made;
       });
     } catch (error) {

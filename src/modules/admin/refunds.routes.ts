@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { RideIdParams } from '../rides/rides.schemas.ts';
@@ -18,5 +18,5 @@ export async function refundsRoutes(fastify: FastifyInstance, { refunds }: { ref
       body: RefundBody,
       response: { 200: RideRefunds, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => refunds.refund(authUser(request), request.params.rideId, request.body, request.id));
+  }, async (request) => refunds.refund(actorOf(request), request.params.rideId, request.body));
 }

@@ -1,5 +1,5 @@
 import type { Transactions } from '../../db/transaction.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { Refunds } from '../payments/refunds.service.ts';
 import type { AuditTrail } from './audit.ts';
@@ -19,17 +19,16 @@ export class AdminRefunds {
     this.#audit = deps.audit;
   }
 
-  async refund(actor: AuthUser, rideId: number, body: RefundBody, requestId: string): Promise<RideRefunds> {
+  async refund(actor: Actor, rideId: number, body: RefundBody): Promise<RideRefunds> {
     const refundedAmountInInr = await this.#transactions.run(async (tx) => {
       const { refunds, ride } = await this.#refunds.byOperator(tx, rideId, body.amountInInr, body.reason, actor.id);
       const after = ride!.refunded_amount;
       await this.#audit.record(tx, {
-        actorId: actor.id,
+        actor,
         action: 'ride.refund',
         target: { type: 'ride', id: rideId },
         before: { refundedAmountInInr: after - body.amountInInr },
         after: { refundedAmountInInr: after, reason: body.reason, refunds: refunds.map((refund) => ({ id: refund.id, paymentId: refund.payment_id, amount: refund.amount })) },
-        requestId,
       });
       return after;
     });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authUser } from '../../platform/auth/authenticate.ts';
+import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { Ride, RideIdParams } from '../rides/rides.schemas.ts';
@@ -42,5 +42,5 @@ export async function rideOperationsRoutes(fastify: FastifyInstance, { rides }: 
       body: AdminCancelBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => rides.cancel(authUser(request), request.params.rideId, request.body.reason, request.id));
+  }, async (request) => rides.cancel(actorOf(request), request.params.rideId, request.body.reason));
 }

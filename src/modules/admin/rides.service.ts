@@ -1,4 +1,4 @@
-import type { AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { toPage } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -18,18 +18,8 @@ export interface AdminRidesDependencies {
   offers: Pick<OffersService, 'ofRide'>;
   payments: Pick<PaymentsService, 'historyOf'>;
   complaints: Pick<ComplaintsService, 'ofRide'>;
-  audit: Pick<AuditTrail, 'record'>;
+  audit: Pick<AuditTrail, 'about'>;
 }
-
-/** What an operator's audit entry keeps of a cancelled ride: its state, no places and no names. */
-const cancellationState = (ride: Ride) => ({
-  status: ride.status,
-  cancelledAt: ride.cancelledAt,
-  cancelledBy: ride.cancelledBy,
-  cancellationReason: ride.cancellationReason,
-  cancellationFee: ride.cancellationFee,
-  paymentStatus: ride.paymentStatus,
-});
 
 /** Operators' work on rides: search, one ride with its timeline, cancellation. */
 export class AdminRides {
@@ -47,21 +37,20 @@ export class AdminRides {
 
   async detail(id: number): Promise<AdminRide> {
     const ride = await this.#deps.rides.queries.find(id);
-    const [offers, money, complaints, users] = await Promise.all([
+    const [offers, money, complaints, users, steps] = await Promise.all([
       this.#deps.offers.ofRide(id),
       this.#deps.payments.historyOf(id),
       this.#deps.complaints.ofRide(id),
       this.#deps.users.findUsers(ride.driverId === null ? [] : [ride.driverId]),
+      this.#deps.audit.about('ride', id),
     ]);
     const driverName = ride.driverId === null ? null : (users.get(ride.driverId)?.name ?? null);
-    return { ...ride, driverName, timeline: rideTimeline(ride, offers, money, complaints) };
+    return { ...ride, driverName, timeline: rideTimeline(ride, offers, money, complaints, steps) };
   }
 
-  /** By `admin`: no fee for the rider, both parties told, the audit entry in the same transaction. */
-  cancel(actor: AuthUser, id: number, reason: string, requestId: string): Promise<Ride> {
-    return this.#deps.rides.cancellation.cancelAsOperator(id, reason.trim(), (tx, before, after) =>
-      this.#deps.audit.record(tx, { actorId: actor.id, action: 'ride.cancel', target: { type: 'ride', id }, before: cancellationState(before), after: cancellationState(after), requestId }),
-    );
+  /** By `admin`: no fee for the rider, both parties told; the cancellation audits itself. */
+  cancel(actor: Actor, id: number, reason: string): Promise<Ride> {
+    return this.#deps.rides.cancellation.cancelAsOperator(actor, id, reason.trim());
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { actorOf } from '../../platform/audit.ts';
 import { authUser } from '../../platform/auth/authenticate.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { Ride } from '../rides/rides.schemas.ts';
@@ -26,7 +27,7 @@ export async function offersRoutes(fastify: FastifyInstance, { service }: { serv
       params: OfferIdParams,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => service.accept(authUser(request), request.params.offerId));
+  }, async (request) => service.accept(actorOf(request), request.params.offerId));
 
   app.post('/:offerId/decline', {
     config,

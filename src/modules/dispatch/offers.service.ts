@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
+import type { Actor } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -61,7 +62,7 @@ export class OffersService {
     }));
   }
 
-  async accept(user: AuthUser, offerId: number): Promise<Ride> {
+  async accept(user: Actor, offerId: number): Promise<Ride> {
     const offer = await this.#own(user, offerId);
     if (offer.status !== 'pending') throw conflict(`Offer ${offerId} is ${offer.status}`, 'OFFER_CLOSED');
     if (offer.expires_at <= this.#deps.clock.now()) throw conflict(`Offer ${offerId} has expired`, 'OFFER_EXPIRED');

@@ -6,7 +6,8 @@ import { takePage, type Page } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import * as repository from './drivers.repository.ts';
 import type { Approval, DriverProfile, ProfileBody } from './drivers.schemas.ts';
-import type { VehicleType } from './vehicles.ts';
+import { DEFAULT_RIDE_TYPE, type RideType } from '../../platform/vocabulary.ts';
+import { SERVES, type VehicleType } from './vehicles.ts';
 
 export interface DriverProfilesDependencies {
   db: Db;
@@ -62,14 +63,20 @@ export class DriverProfiles {
   }
 
   /**
-   * The account a ride is accepted for must be a driver (checked when an admin names one) and, when
-   * approval is required, approved.
+   * Whether the driver may take a ride of this type, on every way of accepting: the account must be
+   * a driver (checked when an admin names one), approved when approval is required, and their
+   * vehicle must serve the ride type (SERVES). A driver without a profile is the contract's plain
+   * DRIVER: they serve the default ride type only, and nothing when approval is required.
    */
-  async assertMayAccept(driverId: number, checkRole: boolean): Promise<void> {
+  async assertMayAccept(driverId: number, rideType: RideType, checkRole: boolean): Promise<void> {
     if (checkRole && (await this.#deps.users.findUser(driverId))?.role !== 'DRIVER') throw badRequest('driverId must belong to a DRIVER account');
-    if (!this.#deps.approvalRequired) return;
     const row = await repository.findProfile(this.#deps.db, driverId);
-    if (!row || row.approval !== 'approved') throw forbidden('This driver is not approved to take rides yet', 'DRIVER_NOT_APPROVED');
+    if (this.#deps.approvalRequired && row?.approval !== 'approved') throw forbidden('This driver is not approved to take rides yet', 'DRIVER_NOT_APPROVED');
+    const serves = row ? SERVES[row.vehicle_type as VehicleType] : [DEFAULT_RIDE_TYPE];
+    if (!serves.includes(rideType)) {
+      const vehicle = row ? `a ${row.vehicle_type}` : 'no vehicle profile';
+      throw forbidden(`A driver with ${vehicle} does not take ${rideType} rides (they take ${serves.join(', ')})`, 'VEHICLE_MISMATCH');
+    }
   }
 
   /** An operator's decision, inside the operator's transaction (with its audit entry): the profile before and after, or undefined without one. */

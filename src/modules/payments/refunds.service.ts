@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../db/transaction.ts';
+import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { NewNotification, NotificationsService } from '../notifications/notifications.service.ts';
@@ -44,21 +45,25 @@ export class Refunds {
     this.#listeners.push(listener);
   }
 
-  /** A RideTransitions hook: the cancelling update has locked the ride. Answers the ride's row when it refunded. */
-  readonly onRideCancelled = async (tx: Tx, ride: RideRow): Promise<RideRow | undefined> => (await this.settle(tx, moneyOf(ride))).ride;
+  /**
+   * A RideTransitions hook: the cancelling update has locked the ride. Answers the ride's row when
+   * it refunded. A refund an operator's cancellation caused names that operator.
+   */
+  readonly onRideCancelled = async (tx: Tx, ride: RideRow, operator: AuthUser | undefined): Promise<RideRow | undefined> =>
+    (await this.settle(tx, moneyOf(ride), operator?.id ?? null)).ride;
 
   /**
    * Refunds whatever the ride's payments exceed what the rider owes and was not refunded yet. Call
    * with the ride locked in this transaction (after recording a payment, or in its cancellation).
    */
-  async settle(tx: Tx, ride: RideMoney): Promise<Recorded> {
+  async settle(tx: Tx, ride: RideMoney, requestedBy: number | null = null): Promise<Recorded> {
     // A payment of the ride makes it PAID in the same transaction: without one there is nothing to look up.
     if (ride.paymentReference === null) return { refunds: [], ride: undefined };
     const { sessions, refunds } = await this.#moneyOf(tx, ride.id);
     const excess = paidOf(sessions) - ride.owedInr * 100 - refundedOf(refunds);
     if (excess <= 0) return { refunds: [], ride: undefined };
     const reason = ride.status === 'CANCELLED' ? 'cancellation' : 'duplicate';
-    return this.#refund(tx, ride, sessions, refunds, excess, { reason, note: null, requestedBy: null });
+    return this.#refund(tx, ride, sessions, refunds, excess, { reason, note: null, requestedBy });
   }
 
   /** An operator's refund of part or all of what was paid for the ride and not refunded yet. */

@@ -54,6 +54,11 @@ export function cancelledBy(user: AuthUser, ride: RideParties): CancelledBy {
   throw forbidden("Only the ride's rider or driver can cancel it");
 }
 
+/** An operator moving a ride on for its rider or driver: an action the audit trail records. */
+export function actsAsOperator(user: AuthUser, ride: RideParties): boolean {
+  return isAdmin(user) && ride.rider_id !== user.id && ride.driver_id !== user.id;
+}
+
 /** The rider rates the driver, the driver rates the rider. */
 export function feedbackParty(user: AuthUser, ride: RideParties): 'rider' | 'driver' {
   if (ride.rider_id === user.id) return 'rider';

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Tx } from '../../db/transaction.ts';
+import type { Actor } from '../../platform/audit.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -26,9 +27,9 @@ export class RideCancellation {
     this.#clock = deps.clock;
   }
 
-  /** The fee follows the state the ride was in when the cancellation won. */
-  cancel(user: AuthUser, id: number, reason: string | null | undefined): Promise<Ride> {
-    return this.#cancel(id, (ride) => cancelledBy(user, ride), reason ?? '');
+  /** The fee follows the state the ride was in when the cancellation won; an operator's cancellation of someone else's ride is audited. */
+  cancel(user: Actor, id: number, reason: string | null | undefined): Promise<Ride> {
+    return this.#cancel(id, (ride) => cancelledBy(user, ride), reason ?? '', user);
   }
 
   /**
@@ -44,43 +45,45 @@ export class RideCancellation {
     return { rideId: ride.id, status: ride.status as RideStatus, cancelledBy: by, cancellationFee: fee };
   }
 
-  /**
-   * An operator's cancellation: by `admin`, so no fee, whoever booked the ride; `record` (the audit
-   * entry) runs in the cancellation's transaction with the ride before and after.
-   */
-  cancelAsOperator(id: number, reason: string, record: (tx: Tx, before: Ride, after: Ride) => Promise<void>): Promise<Ride> {
-    return this.#cancel(id, () => 'admin', reason, record);
+  /** An operator's cancellation (POST /admin/rides/{id}/cancel): by `admin`, so no fee, whoever booked the ride; audited. */
+  cancelAsOperator(actor: Actor, id: number, reason: string): Promise<Ride> {
+    return this.#cancel(id, () => 'admin', reason, actor);
   }
 
-  async #cancel(id: number, party: (ride: repository.RideRow) => CancelledBy, reason: string, record?: (tx: Tx, before: Ride, after: Ride) => Promise<void>): Promise<Ride> {
+  /**
+   * Inside an erasure's unit of work: the erased rider's rides that are still open are cancelled by
+   * `admin` (no fee, the driver told, a paid ride refunded), so their places leave every open list.
+   */
+  async cancelOpenOf(tx: Tx, riderId: number, reason: string): Promise<void> {
+    for (const ride of await repository.openRidesOf(tx.db, riderId)) {
+      await this.#transitions.moveIn(tx, ride, await this.#changes(ride, 'admin', reason), (updated) => rideCancelled(updated, 'admin'));
+    }
+  }
+
+  async #cancel(id: number, party: (ride: repository.RideRow) => CancelledBy, reason: string, actor: Actor): Promise<Ride> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const ride = await repository.findRide(this.#db, id);
       if (!ride) throw notFound(`Ride ${id} not found`);
       const by = party(ride);
       if (ride.status === 'COMPLETED' || ride.status === 'CANCELLED') throw finished(ride);
-      const changes: Changes = {
-        status: 'CANCELLED',
-        cancelled_at: this.#clock.now(),
-        cancellation_reason: reason,
-        cancelled_by: by,
-        // The rule of the pricing version the ride was booked under.
-        cancellation_fee: cancellationFee(ride.status, by === 'rider', ride.fare, await this.#pricing.rules(ride.pricing_version)),
-      };
-      const cancelled = await this.#transitions.move(
-        ride,
-        changes,
-        (updated) => rideCancelled(updated, by),
-        record &&
-          (async (tx) => {
-            const updated = await repository.transition(tx.db, ride.id, ride.status as RideStatus, changes);
-            if (updated) await record(tx, toRide(ride), toRide(updated));
-            return updated;
-          }),
-      );
+      const cancelled = await this.#transitions.move(ride, await this.#changes(ride, by, reason), (updated) => rideCancelled(updated, by), {
+        operator: by === 'admin' ? actor : undefined,
+      });
       if (cancelled) return toRide(cancelled);
       // The ride moved on between reading and cancelling; decide again on its new state.
     }
     throw conflict(`Ride ${id} changed while it was being cancelled; try again`, 'RIDE_CHANGED');
+  }
+
+  async #changes(ride: repository.RideRow, by: CancelledBy, reason: string): Promise<Changes> {
+    return {
+      status: 'CANCELLED',
+      cancelled_at: this.#clock.now(),
+      cancellation_reason: reason,
+      cancelled_by: by,
+      // The rule of the pricing version the ride was booked under.
+      cancellation_fee: cancellationFee(ride.status, by === 'rider', ride.fare, await this.#pricing.rules(ride.pricing_version)),
+    };
   }
 }
 

@@ -1,10 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
+import type { Actor } from '../../platform/audit.ts';
+import { isAdmin } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
-import { acceptingDriver, assertNotOwnRide, assertStep } from './ride-access.ts';
+import { acceptingDriver, actsAsOperator, assertNotOwnRide, assertStep } from './ride-access.ts';
 import type { RideCancellation } from './ride-cancellation.service.ts';
 import type { RideCodes } from './ride-codes.ts';
 import { rideAccepted, rideCompleted, rideStarted } from './ride-notifications.ts';
@@ -30,8 +32,8 @@ export class RideLifecycle {
     this.#deps = deps;
   }
 
-  /** POST /rides/status/{id}: one endpoint for every step. */
-  changeStatus(user: AuthUser, id: number, body: StatusBody): Promise<Ride> {
+  /** POST /rides/status/{id}: one endpoint for every step; an operator's step for someone else is audited. */
+  changeStatus(user: Actor, id: number, body: StatusBody): Promise<Ride> {
     switch (body.status) {
       case 'ACCEPTED':
         return this.accept(user, id, body.driverId);
@@ -44,11 +46,14 @@ export class RideLifecycle {
     }
   }
 
-  /** The single conditional update that decides who gets a ride; offers accept through it too. */
-  async accept(user: AuthUser, id: number, requestedDriver: string | number | undefined): Promise<Ride> {
+  /**
+   * The single conditional update that decides who gets a ride, and the one accept rule: every path
+   * (POST /rides/status, offers, an operator accepting for a driver) comes through here.
+   */
+  async accept(user: Actor, id: number, requestedDriver: string | number | undefined): Promise<Ride> {
     const driverId = acceptingDriver(user, requestedDriver);
-    await this.#deps.profiles.assertMayAccept(driverId, isAdmin(user));
     const [ride, busy] = await Promise.all([this.#find(id), repository.isDriverBusy(this.#deps.db, driverId)]);
+    await this.#deps.profiles.assertMayAccept(driverId, ride.ride_type as RideType, isAdmin(user));
     if (ride.status !== 'REQUESTED') throw conflict(`Ride ${id} is ${ride.status}; only a REQUESTED ride can be accepted`, 'RIDE_NOT_REQUESTED');
     assertNotOwnRide(ride, driverId);
     // Refused before the write: on SQLite every write waits its turn in one batch, and a busy
@@ -58,9 +63,10 @@ export class RideLifecycle {
     const now = this.#deps.clock.now();
     let accepted: repository.RideRow | undefined;
     try {
-      accepted = await this.#deps.transitions.move(ride, { status: 'ACCEPTED', driver_id: driverId, accepted_at: now }, rideAccepted, (tx) =>
-        repository.acceptRide(tx.db, id, driverId, now),
-      );
+      accepted = await this.#deps.transitions.move(ride, { status: 'ACCEPTED', driver_id: driverId, accepted_at: now }, rideAccepted, {
+        update: (tx) => repository.acceptRide(tx.db, id, driverId, now),
+        operator: isAdmin(user) ? user : undefined,
+      });
     } catch (error) {
       // Two accepts of one driver racing on PostgreSQL: the one-active-ride index stops the second.
       if (isUniqueViolation(error)) throw conflict('This driver is already on another ride', 'DRIVER_BUSY');
@@ -71,22 +77,24 @@ export class RideLifecycle {
     throw conflict(`Ride ${id} was taken or cancelled a moment ago`, 'RIDE_NOT_REQUESTED');
   }
 
-  async #pickup(user: AuthUser, id: number, otp: string | undefined): Promise<Ride> {
+  async #pickup(user: Actor, id: number, otp: string | undefined): Promise<Ride> {
     const ride = await this.#find(id);
     assertStep(user, ride, 'ACCEPTED', 'PICKED');
     await this.#deps.codes.check(ride.id, 'start', otp, ride.start_otp);
-    const picked = await this.#deps.transitions.move(ride, { status: 'PICKED', picked_at: this.#deps.clock.now() }, rideStarted);
+    const picked = await this.#deps.transitions.move(ride, { status: 'PICKED', picked_at: this.#deps.clock.now() }, rideStarted, { operator: actsAsOperator(user, ride) ? user : undefined });
     if (!picked) throw conflict(`Ride ${id} changed a moment ago; it is no longer ACCEPTED`, 'INVALID_TRANSITION');
     return toRide(picked, { codes: 'end' });
   }
 
-  async #complete(user: AuthUser, id: number, otp: string | undefined): Promise<Ride> {
+  async #complete(user: Actor, id: number, otp: string | undefined): Promise<Ride> {
     const ride = await this.#find(id);
     assertStep(user, ride, 'PICKED', 'COMPLETED');
     await this.#deps.codes.check(ride.id, 'end', otp, ride.end_otp);
     // The driver collects cash at the end of the ride; online modes wait for a verified payment.
     const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
-    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', completed_at: this.#deps.clock.now(), payment_status: paymentStatus }, rideCompleted);
+    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', completed_at: this.#deps.clock.now(), payment_status: paymentStatus }, rideCompleted, {
+      operator: actsAsOperator(user, ride) ? user : undefined,
+    });
     if (!completed) throw conflict(`Ride ${id} changed a moment ago; it is no longer PICKED`, 'INVALID_TRANSITION');
     return toRide(completed);
   }

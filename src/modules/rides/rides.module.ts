@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { ServiceBus, UserHub } from '../../events.ts';
+import type { AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Counters } from '../../platform/counters.ts';
 import type { Router } from '../../platform/routing/router.ts';
@@ -47,6 +48,8 @@ export interface RideModuleDependencies {
   demand: DemandSource;
   /** Trip distances and driving times (ROUTING). */
   router: Pick<Router, 'route'>;
+  /** Where an operator's steps on a ride are recorded (an admin accepting for a driver, cancelling, …). */
+  audit: AuditLog;
   maxOpenRidesPerRider: number;
 }
 
@@ -82,7 +85,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
       deps.stats.recordAccept(ride.created_at, ride.accepted_at);
     }
   });
-  const transitions = new RideTransitions({ transactions, notifications, updates, drivers });
+  const transitions = new RideTransitions({ transactions, notifications, updates, drivers, audit: deps.audit });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });

@@ -71,6 +71,11 @@ export function listOpenForUser(db: Db, userId: number): Promise<RideRow[]> {
     .execute();
 }
 
+/** The rider's rides in REQUESTED, ACCEPTED or PICKED, read inside a unit of work (an erasure). */
+export function openRidesOf(db: WriteDb, riderId: number): Promise<RideRow[]> {
+  return db.selectFrom('rides').selectAll().where('rider_id', '=', riderId).where('status', 'in', literal(OPEN_STATUSES)).orderBy('id').execute();
+}
+
 const SNAPSHOT_COLUMNS = [
   'id', 'status', 'rider_id', 'driver_id', 'fare', 'created_at', 'accepted_at', 'driver_lat', 'driver_lon',
   'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'arriving_notified_at',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { actorOf } from '../../platform/audit.ts';
 import { authUser } from '../../platform/auth/authenticate.ts';
 import { DRIVER_ROLES, RIDER_ROLES } from '../../platform/auth/roles.ts';
 import { AppError, errorResponses } from '../../platform/errors.ts';
@@ -91,7 +92,7 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       body: StatusBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
-  }, async (request) => rides.lifecycle.changeStatus(authUser(request), request.params.rideId, request.body));
+  }, async (request) => rides.lifecycle.changeStatus(actorOf(request), request.params.rideId, request.body));
 
   app.post('/book', {
     config: { roles: RIDER_ROLES, idempotent: true },
@@ -138,7 +139,7 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       body: CancelBody,
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => rides.cancellation.cancel(authUser(request), request.params.rideId, request.body?.reason));
+  }, async (request) => rides.cancellation.cancel(actorOf(request), request.params.rideId, request.body?.reason));
 
   app.get('/cancel/:rideId', {
     schema: {

@@ -6,7 +6,7 @@ import type { Database } from '../../../src/db/database.ts';
 import { call, type TestApp } from '../../helpers/app.ts';
 import { createTestAppWithAdmin, signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { FakeRazorpay, KEY_ID, KEY_SECRET, WEBHOOK_SECRET } from '../../helpers/fake-razorpay.ts';
-import { assertError, assertOk, bookRide, TRIP } from '../../helpers/rides.ts';
+import { assertError, assertOk, bookRide, eventsAbout, TRIP } from '../../helpers/rides.ts';
 
 // Operators' work on accounts: list, block, unblock, erase, and the queue of deletion requests.
 
@@ -171,6 +171,31 @@ describe('operator API: accounts', () => {
     assert.equal(status.body.riderId, rider.id);
     const [createdEntry] = (await auditOf(rider.id)).filter((e: { action: string }) => e.action === 'user.create');
     assert.deepEqual(createdEntry.after, { id: rider.id, name: 'Deleted user', email: `deleted-${rider.id}@erased.invalid`, role: 'RIDER' }, 'the trail keeps the entry, not the person');
+  });
+
+  test('erasing a rider cancels their open rides: the places they typed leave the open list, and no driver gets them any more', async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const other = await signUp(t, { role: 'DRIVER' });
+    const home = { pickupLocation: '14 Quiet Lane, my home', pickupLat: 12.9612, pickupLon: 77.6387 };
+    const requested = await bookRide(t, rider, home);
+    const accepted = await bookRide(t, rider, { dropLocation: 'My office' });
+    assertOk(await call(t.app, 'POST', `/rides/status/${accepted.id}`, { token: driver.token, body: { status: 'ACCEPTED', driverId: driver.id } }), 'accept');
+    const openList = async () => JSON.stringify((await call(t.app, 'GET', '/rides/requested?limit=200')).body);
+    assert.match(await openList(), /14 Quiet Lane/, 'public before the erasure');
+
+    assertOk(await as('DELETE', `/admin/users/${rider.id}`), 'erase');
+    const list = await openList();
+    assert.doesNotMatch(list, /14 Quiet Lane/);
+    assert.ok(!list.includes(String(home.pickupLat)) && !list.includes(`"id":${requested.id},`), 'nor its coordinates');
+    assertError(await call(t.app, 'POST', `/rides/status/${requested.id}`, { token: other.token, body: { status: 'ACCEPTED', driverId: other.id } }), 409, 'RIDE_NOT_REQUESTED');
+    for (const ride of [requested, accepted]) {
+      const view = (await call(t.app, 'GET', `/admin/rides/${ride.id}`, { token: admin.token })).body;
+      assert.deepEqual([view.status, view.cancelledBy, view.cancellationFee], ['CANCELLED', 'admin', null], `ride ${ride.id}`);
+    }
+    assert.deepEqual(await eventsAbout(t, driver, accepted.id), ['RIDE_CANCELLED'], 'the driver of the accepted ride is told');
+    const free = await bookRide(t, await signUp(t));
+    assertOk(await call(t.app, 'POST', `/rides/status/${free.id}`, { token: driver.token, body: { status: 'ACCEPTED', driverId: driver.id } }), 'the driver is free again');
   });
 
   test("a driver erased while their position waits to be written leaves the map, and other drivers' positions are written", async () => {

@@ -26,6 +26,7 @@ export interface AuditItem {
   before: any;
   after: any;
   requestId: string | null;
+  clientRequestId: string | null;
   at: string;
 }
 

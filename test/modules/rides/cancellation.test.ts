@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, type Reply, type TestApp } from '../../helpers/app.ts';
 import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, acceptedRide, assertError, assertOk, bookRide, pickedRide, rideStatus, riderFee, setStatus, tripNorth, tripWithFare } from '../../helpers/rides.ts';
+import { accept, acceptedRide, assertError, assertOk, bookRide, driverWithVehicle, pickedRide, rideStatus, riderFee, setStatus, tripNorth, tripWithFare } from '../../helpers/rides.ts';
 
 /**
  * Trips whose fares land below, inside and above both fee clamps, whatever the live surge (1–2×):
@@ -47,6 +47,12 @@ describe('cancellation', () => {
   after(() => t.close());
 
   const trip = async (kind: TripKind): Promise<Record<string, unknown>> => (kind === 'middle' ? tripWithFare(t, 'mini', 130, 290) : TRIPS[kind]);
+  /** The same person driving a bike for the cheap trip and an SUV (which takes mini rides too) for the others. */
+  const drivers = async () => {
+    const bike = await driverWithVehicle(t, 'bike');
+    const suv = await driverWithVehicle(t, 'suv');
+    return (kind: TripKind) => (kind === 'cheap' ? bike : suv);
+  };
 
   const cancel = (who: TestUser, rideId: number, reason?: string) =>
     call(t.app, 'POST', `/rides/cancel/${rideId}`, { token: who.token, ...(reason === undefined ? {} : { body: { reason } }) });
@@ -65,9 +71,10 @@ describe('cancellation', () => {
 
   test('a rider cancelling an ACCEPTED ride pays 20 % of the fare, at least ₹20 and at most ₹60', async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driverFor = await drivers();
     const fees: number[] = [];
     for (const kind of ['cheap', 'middle', 'expensive'] as const) {
+      const driver = driverFor(kind);
       const { booked } = await acceptedRide(t, rider, driver, await trip(kind));
       assertClampCase(kind, 'ACCEPTED', booked.fare);
       const reply = await cancel(rider, booked.id, `cancel ${kind}`);
@@ -81,9 +88,10 @@ describe('cancellation', () => {
 
   test('a rider cancelling a PICKED ride pays 40 % of the fare, at least ₹50 and at most ₹180', async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driverFor = await drivers();
     const fees: number[] = [];
     for (const kind of ['cheap', 'middle', 'expensive'] as const) {
+      const driver = driverFor(kind);
       const { booked } = await pickedRide(t, rider, driver, await trip(kind));
       assertClampCase(kind, 'PICKED', booked.fare);
       const reply = await cancel(rider, booked.id);
@@ -97,7 +105,7 @@ describe('cancellation', () => {
 
   test("a driver's or an admin's cancellation charges the rider nothing, in any state", async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driver = await driverWithVehicle(t, 'suv');
     for (const [who, by] of [[driver, 'driver'], [admin, 'admin']] as const) {
       const accepted = await acceptedRide(t, rider, driver, TRIPS.expensive);
       assertCancelled(await cancel(who, accepted.booked.id, 'car trouble'), { by, fee: null, reason: 'car trouble', driverId: driver.id });
@@ -110,12 +118,14 @@ describe('cancellation', () => {
 
   test('POST /rides/status with CANCELLED follows the same rule', async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driverFor = await drivers();
+    const driver = driverFor('expensive');
 
     const requested = await bookRide(t, rider, await trip('middle'));
     assertCancelled(await setStatus(t, rider, requested.id, { status: 'CANCELLED' }), { by: 'rider', fee: null, reason: '', driverId: null });
 
     for (const kind of ['cheap', 'middle', 'expensive'] as const) {
+      const driver = driverFor(kind);
       const accepted = await acceptedRide(t, rider, driver, await trip(kind));
       assertCancelled(await setStatus(t, rider, accepted.booked.id, { status: 'CANCELLED' }), {
         by: 'rider',

@@ -9,6 +9,7 @@ import {
   assertOk,
   bookRide,
   completedRide,
+  driverWithVehicle,
   eventsAbout,
   pickedRide,
   rideStatus,
@@ -84,7 +85,7 @@ describe('concurrent ride changes', () => {
 
   test('a rider cancelling while a driver accepts ends in one consistent state', async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driver = await driverWithVehicle(t, 'suv');
     const outcomes = new Set<string>();
     for (let round = 0; round < 8; round++) {
       const booked = await bookRide(t, rider, { rideType: 'suv', ...tripNorth(12) });
@@ -123,7 +124,7 @@ describe('concurrent ride changes', () => {
 
   test('when rider and driver cancel at once exactly one cancellation counts', async () => {
     const rider = await signUp(t);
-    const driver = await signUp(t, { role: 'DRIVER' });
+    const driver = await driverWithVehicle(t, 'suv');
     for (let round = 0; round < 4; round++) {
       const { booked } = await pickedRide(t, rider, driver, { rideType: 'suv', ...tripNorth(40) });
       const [byRider, byDriver] = await Promise.all([
