@@ -120,6 +120,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
   const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
   const auth = new AuthService({ db, transactions }, tokens, mailer, clock, authSettings(config));
+  tokens.requireAccounts(auth);
   // Every instance refuses the tokens an account change ended, wherever it was made.
   const revocations = new TokenRevocationSync({ db, bus, revoked: tokens.revocations, clock, log: app.log });
   await revocations.start();

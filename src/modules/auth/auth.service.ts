@@ -207,6 +207,11 @@ export class AuthService {
     return { id, name, email, role: account.role };
   }
 
+  /** Whether an account has this id (an erased one still has it). */
+  async exists(id: number): Promise<boolean> {
+    return (await repository.findUserById(this.#db, id)) !== undefined;
+  }
+
   async findUser(id: number): Promise<UserSummary | undefined> {
     const user = await repository.findUserById(this.#db, id);
     return user && { id: user.id, name: user.name, email: user.email, role: user.role as Role };

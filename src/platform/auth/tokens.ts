@@ -1,5 +1,6 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { MAX_ID } from '../../db/database.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import type { Clock } from '../clock.ts';
 import { unauthorized } from '../errors.ts';
@@ -22,6 +23,22 @@ const VERIFIED_CACHE_SIZE = 20_000;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
+ * The one reading of a token's subject: a user id written as we write it, a positive decimal
+ * integer without sign, spaces, leading zeros, exponent or radix prefix, within the id columns'
+ * range. `Number()` read "0x1", "1.0", " 1", "+1" and "01" all as user 1.
+ */
+export function parseSubject(sub: unknown): number | undefined {
+  if (typeof sub !== 'string' || !/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
+  const id = Number(sub);
+  return id <= MAX_ID ? id : undefined;
+}
+
+/** Whether an account exists (the auth module's accounts). */
+export interface AccountCheck {
+  exists(id: number): Promise<boolean>;
+}
+
+/**
  * HS256 JWTs with claims sub, role, typ, jti, iat, exp and ver (the account's token version).
  * Only HS256 is accepted when verifying, and a token whose version an account change has passed
  * is refused (`revocations`).
@@ -30,6 +47,7 @@ export class TokenService {
   readonly #key: Promise<webcrypto.CryptoKey>;
   readonly #clock: Clock;
   readonly #verified = new BoundedMap<string, VerifiedToken>(VERIFIED_CACHE_SIZE);
+  #accounts: AccountCheck | undefined;
   readonly accessTtlSeconds: number;
   readonly revocations: RevokedTokens;
 
@@ -39,6 +57,15 @@ export class TokenService {
     this.#clock = clock;
     // A raise matters while an access token issued before it can still be unexpired.
     this.revocations = new RevokedTokens(clock, accessTtlSeconds * 1000 + 60_000);
+  }
+
+  /**
+   * From now on a token verifies only if its account exists: a token the secret signed for an id no
+   * account has (a database started afresh under the same secret, a forged subject) is a 401, never
+   * a request that fails deeper down. Checked once per token, when its signature is.
+   */
+  requireAccounts(accounts: AccountCheck): void {
+    this.#accounts = accounts;
   }
 
   signAccess(user: AuthUser, version = 0): Promise<string> {
@@ -91,11 +118,12 @@ export class TokenService {
         currentDate: new Date(this.#clock.now()),
         requiredClaims: ['sub', 'role', 'typ', 'jti', 'iat', 'exp'],
       });
-      const id = Number(payload.sub);
+      const id = parseSubject(payload.sub);
       const version = payload.ver ?? 0;
-      if (payload.typ !== type || !Number.isSafeInteger(id) || !isRole(payload.role) || typeof payload.jti !== 'string' || !Number.isSafeInteger(version)) {
+      if (payload.typ !== type || id === undefined || !isRole(payload.role) || typeof payload.jti !== 'string' || !Number.isSafeInteger(version)) {
         throw unauthorized(`${label} is not valid`, 'INVALID_TOKEN');
       }
+      if (this.#accounts && !(await this.#accounts.exists(id))) throw unauthorized(`${label} is for an account that does not exist`, 'INVALID_TOKEN');
       return { id, role: payload.role, jti: payload.jti, expiresAt: payload.exp! * 1000, version: version as number };
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw unauthorized(`${label} has expired`, 'TOKEN_EXPIRED');
