@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
@@ -158,16 +158,20 @@ export class PaymentsService {
     const secret = this.#deps.webhookSecret;
     if (!secret) throw unavailable('Payment webhooks are not configured', 'WEBHOOK_NOT_CONFIGURED');
     if (!signature || !hmacMatches(secret, rawBody, signature)) throw badRequest('Webhook signature is invalid', 'INVALID_SIGNATURE');
-    let event: ProviderEvent;
+    let parsed: unknown;
     try {
-      event = JSON.parse(rawBody) as ProviderEvent;
+      parsed = JSON.parse(rawBody);
     } catch {
       throw badRequest('Webhook body is not valid JSON', 'MALFORMED_JSON');
     }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('Webhook body is not a JSON object', 'MALFORMED_EVENT');
+    const event = parsed as ProviderEvent;
     const outcome = readEvent(event);
     const now = this.#deps.clock.now();
+    // An event without the provider's id is known by its signed bytes: a redelivery of it is the same body.
+    const key = eventId || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
     return this.#deps.transactions.run(async (tx) => {
-      if (eventId && !(await repository.recordWebhookEvent(tx.db, eventId, String(event.event), now))) return 'duplicate';
+      if (!(await repository.recordWebhookEvent(tx.db, key, String(event.event), now))) return 'duplicate';
       if (!outcome) return 'ignored';
       if (outcome.kind === 'refund') {
         const refund = await refundsRepository.findRefundByKey(tx.db, outcome.receipt);

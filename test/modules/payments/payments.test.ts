@@ -330,6 +330,24 @@ describe('payments', () => {
       const reply = await webhook('{not json');
       assert.equal(reply.status, 400);
     });
+
+    test('a signed body that is JSON but not an object is a 400, never a 5xx', async () => {
+      for (const body of ['null', '0', '"payment.captured"', '[]', '[{"event":"payment.captured"}]', 'true']) {
+        const reply = await webhook(body, { eventId: `evt_not_an_object_${body.length}` });
+        assert.deepEqual([reply.status, reply.body.code], [400, 'MALFORMED_EVENT'], body);
+      }
+    });
+
+    test('an event without an id is handled once per signed body', async () => {
+      const payer = await signUp(t, { role: 'RIDER' });
+      const created = await order(payer, { amountInInr: 31 });
+      const body = webhookEvent('payment.captured', created.body.orderId, paymentId(), created.body.amount);
+      assert.equal((await webhook(body)).body.status, 'processed');
+      assert.equal((await webhook(body)).body.status, 'duplicate');
+      assert.equal((await paymentNotices(t, payer)).length, 1);
+      const other = webhookEvent('payment.failed', 'order_unknown', paymentId(), 100);
+      assert.equal((await webhook(other)).body.status, 'ignored', 'another body is another event');
+    });
   });
 
   describe('when the provider misbehaves', () => {
