@@ -154,6 +154,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     router,
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
+    maxRideKm: config.maxRideKm,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;

@@ -36,6 +36,13 @@ export interface ProviderRefund {
 /** A refund the provider took, or why not: `retry` when trying again later may work (outage, timeout, busy). */
 export type RefundAttempt = { ok: true; refund: ProviderRefund } | { ok: false; retry: boolean; reason: string };
 
+/**
+ * The most one online payment may be, in rupees: the orders we make stay within the provider's
+ * limit, and so does every fare (a ride must be payable online), which keeps fares far inside the
+ * database's integer range too.
+ */
+export const MAX_ORDER_INR = 500_000;
+
 /** The payment provider as the service needs it: create orders, check what it signed, refund. */
 export interface PaymentProvider {
   readonly keyId: string;

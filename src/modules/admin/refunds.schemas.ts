@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { MAX_ORDER_INR, RidePaymentHistory } from '../payments/payments.schemas.ts';
+import { MAX_ORDER_INR } from '../../platform/payment-provider.ts';
+import { RidePaymentHistory } from '../payments/payments.schemas.ts';
 
 export const RefundBody = Type.Object({
   amountInInr: Type.Integer({ minimum: 1, maximum: MAX_ORDER_INR, description: 'Whole rupees; at most what was paid online for the ride minus what was refunded' }),

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { MAX_ORDER_INR } from '../../platform/payment-provider.ts';
 import { Nullable, Timestamp } from '../../platform/schemas.ts';
 import { ONLINE_PAYMENT_MODES } from '../../platform/vocabulary.ts';
 
 export const SESSION_STATUSES = ['pending', 'completed', 'failed'] as const;
-export const MAX_ORDER_INR = 500_000;
 
 export const OrderBody = Type.Object({
   amountInInr: Type.Integer({ minimum: 1, maximum: MAX_ORDER_INR, description: 'Whole rupees' }),

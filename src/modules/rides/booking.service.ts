@@ -2,9 +2,11 @@ import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import { plusCode } from '../../platform/geo/geo.ts';
+import { MAX_ORDER_INR } from '../../platform/payment-provider.ts';
 import { zoneOf } from '../../platform/geo/zones.ts';
 import { parsePaymentMode, PAYMENT_MODES, type PaymentMode } from '../../platform/vocabulary.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { Quote } from '../pricing/pricing.model.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { point, rideTypeOf, type FareQuotes } from './fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
@@ -24,6 +26,8 @@ export interface BookingDependencies {
   clock: Clock;
   /** MAX_OPEN_RIDES_PER_RIDER. */
   maxOpenRides: number;
+  /** MAX_RIDE_KM: the longest road distance from pickup to drop a booking may have. */
+  maxRideKm: number;
 }
 
 /** Booking: the server prices the trip and makes the codes; whatever else the client sends is ignored. */
@@ -40,6 +44,7 @@ export class BookingService {
     const rideType = rideTypeOf(body.rideType);
     const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
     const quote = await this.#deps.quotes.trip(pickup, drop, rideType);
+    assertBookable(quote, this.#deps.maxRideKm);
     const { startOtp, endOtp } = makeRideCodes();
     const ride: NewRide = {
       rider_id: user.id,
@@ -85,6 +90,19 @@ export class BookingService {
 
   async #defaultPaymentMode(riderId: number): Promise<PaymentMode> {
     return parsePaymentMode(await this.#deps.settings.paymentMethodOf(riderId)) ?? 'UPI';
+  }
+}
+
+/**
+ * A booking is a trip across a city, paid by the rider: its road distance is at most MAX_RIDE_KM, and
+ * its fare, under whatever prices are in force, at most what one online payment may be.
+ */
+function assertBookable(quote: Quote, maxRideKm: number): void {
+  if (quote.distanceKm > maxRideKm) {
+    throw badRequest(`A ride goes at most ${maxRideKm} km from pickup to drop by road; this one is ${quote.distanceKm} km`, 'RIDE_TOO_LONG');
+  }
+  if (quote.fare > MAX_ORDER_INR) {
+    throw badRequest(`This ride would cost ₹${quote.fare}, more than the ₹${MAX_ORDER_INR} a ride may cost`, 'FARE_TOO_HIGH');
   }
 }
 

@@ -51,6 +51,8 @@ export interface RideModuleDependencies {
   /** Where an operator's steps on a ride are recorded (an admin accepting for a driver, cancelling, …). */
   audit: AuditLog;
   maxOpenRidesPerRider: number;
+  /** MAX_RIDE_KM. */
+  maxRideKm: number;
 }
 
 /** The ride module's services, one job each. */
@@ -92,7 +94,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router);
   return {
     quotes,
-    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider }),
+    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     cancellation,
     feedback: new RideFeedback({ db, transactions, updates }),
