@@ -41,8 +41,9 @@ describe('ride input validation', () => {
       assertError(reply, 400, 'VALIDATION_FAILED');
     }
     assert.equal(await historyCount(), before, 'no ride was created');
-    // The edges themselves are fine.
-    assertOk(await book({ pickupLat: 90, pickupLon: 180, dropLat: -90, dropLon: -180 }), 'edge coordinates');
+    // The edges themselves are fine (each pair one point: a trip across the Earth is too long to book).
+    assertOk(await book({ pickupLat: 90, pickupLon: 180, dropLat: 90, dropLon: -180 }), 'edge coordinates');
+    assertOk(await book({ pickupLat: -90, pickupLon: -180, dropLat: -90, dropLon: 180 }), 'edge coordinates');
     assertOk(await book({ pickupLat: 12.97, pickupLon: 77.59 }), 'a pickup without a drop');
   });
 
