@@ -1,3 +1,4 @@
+import { MAX_ID } from '../../db/database.ts';
 import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import type { CancelledBy, RideStatus } from './rides.schemas.ts';
@@ -26,6 +27,8 @@ export function acceptingDriver(user: AuthUser, requested: string | number | und
   if (requested === undefined) throw badRequest('driverId is required to accept a ride');
   const driverId = Number(requested);
   if (!isAdmin(user) && driverId !== user.id) throw forbidden('Drivers accept rides for themselves: driverId must be your own id');
+  // Beyond the id columns' range no account can be meant, and no query may be asked about it.
+  if (driverId > MAX_ID) throw badRequest('driverId must belong to a DRIVER account');
   return driverId;
 }
 
