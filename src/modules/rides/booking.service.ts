@@ -1,7 +1,7 @@
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
-import { plusCode } from '../../platform/geo/geo.ts';
+import { haversineKm, plusCode } from '../../platform/geo/geo.ts';
 import { MAX_ORDER_INR } from '../../platform/payment-provider.ts';
 import { zoneOf } from '../../platform/geo/zones.ts';
 import { parsePaymentMode, PAYMENT_MODES, type PaymentMode } from '../../platform/vocabulary.ts';
@@ -43,6 +43,8 @@ export class BookingService {
     const drop = point(body.dropLat, body.dropLon, 'drop');
     const rideType = rideTypeOf(body.rideType);
     const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
+    // No road is shorter than the straight line: a trip that is too long that way is not routed at all.
+    if (pickup && drop) assertShortEnough(haversineKm(pickup, drop), this.#deps.maxRideKm);
     const quote = await this.#deps.quotes.trip(pickup, drop, rideType);
     assertBookable(quote, this.#deps.maxRideKm);
     const { startOtp, endOtp } = makeRideCodes();
@@ -98,11 +100,15 @@ export class BookingService {
  * its fare, under whatever prices are in force, at most what one online payment may be.
  */
 function assertBookable(quote: Quote, maxRideKm: number): void {
-  if (quote.distanceKm > maxRideKm) {
-    throw badRequest(`A ride goes at most ${maxRideKm} km from pickup to drop by road; this one is ${quote.distanceKm} km`, 'RIDE_TOO_LONG');
-  }
+  assertShortEnough(quote.distanceKm, maxRideKm);
   if (quote.fare > MAX_ORDER_INR) {
     throw badRequest(`This ride would cost ₹${quote.fare}, more than the ₹${MAX_ORDER_INR} a ride may cost`, 'FARE_TOO_HIGH');
+  }
+}
+
+function assertShortEnough(distanceKm: number, maxRideKm: number): void {
+  if (distanceKm > maxRideKm) {
+    throw badRequest(`A ride goes at most ${maxRideKm} km from pickup to drop by road; this one is ${Math.round(distanceKm * 100) / 100} km`, 'RIDE_TOO_LONG');
   }
 }
 
