@@ -61,7 +61,7 @@ import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRedis, untilReady } from './platform/redis.ts';
 import { createRouter } from './platform/routing/create-router.ts';
 import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
-import { withRequestSerializer } from './platform/request-log.ts';
+import { serviceLogger, withRequestSerializer } from './platform/request-log.ts';
 import { webApps } from './platform/web-apps.ts';
 
 export interface AppOptions {
@@ -73,29 +73,14 @@ export interface AppOptions {
   driverIndex?: DriverLocationIndex;
   /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
   realtime?: Partial<RealtimeLimits>;
-  drain?: () => DrainState; // where the process is in its stop: server.ts moves it on SIGTERM
+  /** Where the process is in its stop: server.ts moves it on SIGTERM. */
+  drain?: () => DrainState;
 }
-
-// Secrets that could reach a log line are masked: the authorization header of a logged request, and
-// these keys of any object the code logs (no request body is ever logged). Explicit paths, because
-// wildcard paths made every request's logger measurably slower.
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'password',
-  'otp',
-  'token',
-  'accessToken',
-  'refreshToken',
-  'signature',
-  'startOtp',
-  'endOtp',
-];
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: withRequestSerializer(options.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } }),
+    logger: withRequestSerializer(options.logger ?? serviceLogger(config.logLevel)),
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     ...FRAMEWORK_ERROR_OPTIONS,
