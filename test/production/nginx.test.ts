@@ -40,6 +40,16 @@ describe('the shipped nginx configuration in front of two instances', { skip }, 
   let nginx: Nginx;
   const signUp = (role: Role) => signUpOn(instances.smtp, [{ url: nginx.url } as ServerProcess], role);
 
+  /**
+   * The request line an instance logged under the id it answered with (its own: a caller's
+   * X-Request-Id, nginx's included, is only logged beside it, as clientRequestId).
+   */
+  async function loggedRequest(requestId: string): Promise<{ clientRequestId?: string; remoteAddress: string }> {
+    const find = () => instances.servers.flatMap((server) => server.output().split('\n')).find((line) => line.includes(`"reqId":"${requestId}"`) && line.includes('remoteAddress'));
+    await until(() => find() !== undefined, `the log line of request ${requestId}`, 10_000);
+    return JSON.parse(find()!).req;
+  }
+
   before(async () => {
     instances = await startInstances(2, { TRUST_PROXY: '1', MAX_OPEN_RIDES_PER_RIDER: '100' });
     nginx = await startNginx(instances.servers.map(hostPort));
@@ -53,11 +63,9 @@ describe('the shipped nginx configuration in front of two instances', { skip }, 
     const rider = await signUp('RIDER');
     const booked = await api(nginx.url, 'POST', '/rides/book', { token: rider.token, body: { pickupLocation: 'through nginx' }, headers: { 'x-forwarded-for': '203.0.113.7' } });
     assert.equal(booked.status, 200, JSON.stringify(booked.body));
-    const requestId = booked.headers.get('x-request-id')!;
-    assert.match(requestId, /^[0-9a-f]{32}$/, 'nginx’s $request_id reached the service');
-    const logged = instances.servers.map((server) => server.output()).join('\n').split('\n').find((line) => line.includes(`"reqId":"${requestId}"`) && line.includes('remoteAddress'));
-    assert.ok(logged, 'the instance logged the request under nginx’s id');
-    assert.equal(JSON.parse(logged).req.remoteAddress, '127.0.0.1', 'the client’s own X-Forwarded-For was replaced');
+    const logged = await loggedRequest(booked.headers.get('x-request-id')!);
+    assert.match(logged.clientRequestId ?? '', /^[0-9a-f]{32}$/, 'nginx’s $request_id reached the service and is logged beside its own id');
+    assert.equal(logged.remoteAddress, '127.0.0.1', 'the client’s own X-Forwarded-For was replaced');
     const status = await api(nginx.url, 'GET', `/rides/status/${booked.body.id}`);
     assert.equal(status.status, 200);
     assert.equal(status.body.status, 'REQUESTED');
@@ -70,7 +78,8 @@ describe('the shipped nginx configuration in front of two instances', { skip }, 
     try {
       assert.equal(stream.status, 200);
       assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
-      assert.match(stream.headers.get('x-request-id') ?? '', /^[0-9a-f]{32}$/);
+      const logged = await loggedRequest(stream.headers.get('x-request-id')!);
+      assert.match(logged.clientRequestId ?? '', /^[0-9a-f]{32}$/, 'the stream’s location passes nginx’s $request_id too');
       const reader = stream.body!.getReader();
       const booked = await api(nginx.url, 'POST', '/rides/book', { token: rider.token, body: {} });
       assert.equal(booked.status, 200);
