@@ -65,11 +65,17 @@ describe('a client that does not read', () => {
   });
 });
 
+/**
+ * Short for a test, long beside the stalls of a busy machine: the client and the server share this
+ * process, so an answered ping is lost only if the process gets no turn for a whole interval.
+ */
+const HEARTBEAT_MS = 250;
+
 describe('heartbeats and shutdown', () => {
   let t: TestApp;
   let url: string;
   before(async () => {
-    t = await createTestApp({}, { realtime: { heartbeatMs: 50, closeGraceMs: 200 } });
+    t = await createTestApp({}, { realtime: { heartbeatMs: HEARTBEAT_MS, closeGraceMs: 200 } });
     url = await realtimeUrl(t.app);
   });
   after(() => t.close());
@@ -77,17 +83,35 @@ describe('heartbeats and shutdown', () => {
   test('a connection that stops answering pings is dropped; one that answers stays', async () => {
     const rider = await signUp(t, { role: 'RIDER' });
     const { socket: alive } = await TestSocket.connect(url, rider.token);
+    let pingsToAlive = 0;
+    alive.ws.on('ping', () => pingsToAlive++);
+    // Answers pings until it is ready, then stops: however long authentication takes on a busy
+    // machine, the connection is dropped for pings it ignored once connected, not before.
     const deaf = await TestSocket.open(url, { autoPong: false });
+    deaf.ws.on('ping', (data) => {
+      if (!deaf.received.some((m) => m.type === 'ready')) deaf.ws.pong(data);
+    });
     deaf.send({ type: 'auth', token: rider.token });
     await deaf.waitFor((m) => m.type === 'ready', 'ready');
     // Terminated without a close frame: the client sees an abnormal closure.
     assert.equal((await deaf.closedBy('no pongs')).code, 1006);
+    // Every ping after the first is the server checking the answer to the one before.
+    await until(() => pingsToAlive >= 3, 'three heartbeats on the connection that answers');
     alive.send({ type: 'ping' });
     await alive.waitFor((m) => m.type === 'pong', 'pong after several heartbeats');
     assert.equal(alive.ws.readyState, alive.ws.OPEN);
     await alive.close();
   });
 });
+
+/** Polls `condition` until it holds; fails after the same guard time as the socket client's waits. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('a stopping server', () => {
   test('closes every socket with 1001 "going away", and a client that does not answer does not hold up the stop', async () => {
