@@ -1,8 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
+import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import type { ServiceBus, ServiceEvents, UserHub, UserMessages } from './events.ts';
+import type { UserMessages } from './events.ts';
 import { accountOperationsRoutes, createAccountOperations } from './modules/admin/accounts.module.ts';
 import { createOperatorServices, operatorRoutes } from './modules/admin/admin.module.ts';
 import { liveDriversRoutes } from './modules/admin/live-drivers.routes.ts';
@@ -16,12 +18,10 @@ import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
 import { ComplaintsService } from './modules/complaints/complaints.service.ts';
 import { createDispatch } from './modules/dispatch/dispatch.module.ts';
-import { dispatchLeaseMs } from './modules/dispatch/dispatcher.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
 import { DriverProfiles } from './modules/drivers/driver-profiles.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
-import { byVehicle, type VehicleType } from './modules/drivers/vehicles.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
 import { InsightsService } from './modules/insights/insights.service.ts';
 import { ZoneTable } from './modules/insights/zone-table.service.ts';
@@ -36,32 +36,27 @@ import { ridesRoutes } from './modules/rides/rides.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { authentication } from './platform/auth/authenticate.ts';
+import { startupSummary } from './platform/banner.ts';
 import { TokenService } from './platform/auth/tokens.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { FallbackCounters, MemoryCounters, RedisCounters, type Counters } from './platform/counters.ts';
-import { MemoryEventBus, RedisEventBus } from './platform/event-bus.ts';
 import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
-import { MemoryDriverIndex } from './platform/geo/memory-driver-index.ts';
-import { RedisDriverIndex } from './platform/geo/redis-driver-index.ts';
-import { healthRoutes, type DrainState, type ReadinessCheck } from './platform/health.ts';
+import { healthRoutes, type DrainState } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
-import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
 import { idempotencyKeys } from './platform/idempotency.ts';
 import { createMailer } from './platform/mail.ts';
 import { Metrics, metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
-import { MemoryHub } from './platform/realtime/hub.ts';
 import type { RealtimeLimits } from './platform/realtime/limits.ts';
-import { RedisHub } from './platform/realtime/redis-hub.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
-import { createRedis, untilReady } from './platform/redis.ts';
 import { createRouter } from './platform/routing/create-router.ts';
-import { MemoryCache, RedisCache, type SharedCache } from './platform/shared-cache.ts';
 import { serviceLogger, withRequestSerializer } from './platform/request-log.ts';
+import { sharedState } from './shared-state.ts';
+import { StartupFailure } from './platform/startup-failure.ts';
+import { terminalLog } from './platform/terminal-log.ts';
 import { webApps } from './platform/web-apps.ts';
 
 export interface AppOptions {
@@ -80,7 +75,8 @@ export interface AppOptions {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: withRequestSerializer(options.logger ?? serviceLogger(config.logLevel)),
+    // JSON lines for machines; a person at a terminal gets readable lines (terminal-log.ts).
+    logger: withRequestSerializer(options.logger ?? { ...serviceLogger(config.logLevel), ...(process.stdout.isTTY ? { stream: terminalLog(process.stdout) } : {}) }),
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     ...FRAMEWORK_ERROR_OPTIONS,
@@ -93,7 +89,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const metrics = new Metrics((error, family) => app.log.warn({ err: error, family }, 'metric not collected'));
   const router = createRouter(config.routing, { metrics, log: app.log });
   const database = connectDatabase(config.database, (error) => app.log.warn({ err: error }, 'database connection lost'));
-  await database.migrate();
+  await database.migrate().catch(async (error: unknown) => {
+    await database.destroy().catch(() => {});
+    throw new StartupFailure('DATABASE_URL', config.database.kind === 'sqlite' ? `sqlite:${config.database.file}` : config.database.url, error);
+  });
   const { db, transactions } = database;
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, clock);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, app.log);
@@ -168,6 +167,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
   serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools() });
 
+  // Once listening: what a newcomer needs to know, and what is still to set up (banner.ts).
+  app.addHook('onListen', async () => {
+    const summary = startupSummary(config, app.server.address() as AddressInfo, packageJson.version, { hasOperator: await auth.hasOperator() });
+    app.log.info({ startup: summary }, `ride-hailing API ${summary.version} ready at ${summary.urls.api}`);
+  });
   // Live streams end first, so clients reconnect elsewhere; after requests in flight have
   // finished, buffered writes are flushed and connections closed.
   app.addHook('preClose', async () => streams.closeAll());
@@ -218,72 +222,4 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The browser apps over the same API; WEB_APPS=false leaves an API-only service.
   if (config.webApps.enabled) await app.register(webApps, config.webApps);
   return app;
-}
-
-interface SharedState {
-  counters: Counters;
-  driverIndex: DriverLocationIndex;
-  /** Available drivers, one index per vehicle type (dispatch). */
-  availableIndexes: Record<VehicleType, DriverLocationIndex>;
-  cache: SharedCache;
-  /** Which instance leads dispatch. */
-  lease: Lease;
-  bus: ServiceBus;
-  hub: UserHub;
-  checks: Record<string, ReadinessCheck>;
-  close(): Promise<void>;
-}
-
-/** State that several instances must share: in this process by default, in Redis when REDIS_URL is set. */
-async function sharedState(config: Config, clock: Clock, log: FastifyBaseLogger, filledIndex: DriverLocationIndex | undefined): Promise<SharedState> {
-  if (!config.redisUrl) {
-    const counters = new MemoryCounters(clock);
-    const driverIndex = filledIndex ?? new MemoryDriverIndex(() => clock.now());
-    const bus = new MemoryEventBus<ServiceEvents>();
-    const hub = new MemoryHub<UserMessages>(clock);
-    const availableIndexes = byVehicle(() => new MemoryDriverIndex(() => clock.now()));
-    return {
-      counters,
-      driverIndex,
-      availableIndexes,
-      cache: new MemoryCache(clock),
-      lease: new LocalLease(),
-      bus,
-      hub,
-      checks: {},
-      close: async () => {
-        await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
-      },
-    };
-  }
-  const redis = createRedis(config.redisUrl, config.redisKeyPrefix, log);
-  const subscriber = createRedis(config.redisUrl, config.redisKeyPrefix, log, { subscriber: true });
-  await untilReady(redis);
-  let warnedAt = 0;
-  // While Redis is away, counters go on per instance (ride codes must still be checkable).
-  const counters = new FallbackCounters(new RedisCounters(redis, clock), new MemoryCounters(clock), (error) => {
-    if (clock.now() - warnedAt < 10_000) return;
-    warnedAt = clock.now();
-    log.warn({ err: error }, 'shared counters unavailable; counting on this instance');
-  });
-  const driverIndex = filledIndex ?? new RedisDriverIndex(redis, clock);
-  const availableIndexes = byVehicle((vehicle) => new RedisDriverIndex(redis, clock, `drivers:available:${vehicle}`));
-  const bus = new RedisEventBus<ServiceEvents>(redis, subscriber, config.redisKeyPrefix, log);
-  const hub = new RedisHub<UserMessages>(redis, subscriber, config.redisKeyPrefix, clock, log);
-  return {
-    counters,
-    driverIndex,
-    availableIndexes,
-    cache: new RedisCache(redis, clock),
-    // A dead leader's lease runs out (within five seconds by default); the next round elsewhere takes over.
-    lease: new RedisLease(redis, 'dispatch', dispatchLeaseMs(config.dispatch.batchMs)),
-    bus,
-    hub,
-    checks: { redis: () => redis.ping() },
-    close: async () => {
-      await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
-      redis.disconnect();
-      subscriber.disconnect();
-    },
-  };
 }

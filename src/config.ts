@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { parseRouting, type RoutingConfig } from './platform/routing/routing-config.ts';
 import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
@@ -138,8 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value !== '') env[key] = value;
   }
   if (!validateEnv(env)) {
-    const problems = (validateEnv.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'environment'} ${e.message ?? 'is invalid'}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+    throw new ConfigError(`Invalid configuration: ${(validateEnv.errors ?? []).map((error) => problemOf(error, env)).join('; ')}`);
   }
   if (!isValidTimezone(env.SERVICE_TIMEZONE)) {
     throw new ConfigError(`Invalid configuration: SERVICE_TIMEZONE "${env.SERVICE_TIMEZONE}" is not an IANA time zone`);
@@ -199,6 +198,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     logLevel: env.LOG_LEVEL,
   };
+}
+
+// Ajv's own words, except where they leave out what to write instead: an enumeration's values.
+function problemOf(error: ErrorObject, env: Record<string, unknown>): string {
+  const name = error.instancePath.slice(1) || 'environment';
+  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+  if (error.keyword === 'enum' && allowed) return `${name} ${JSON.stringify(env[name])} is not one of ${allowed.join(', ')}`;
+  return `${name} ${error.message ?? 'is invalid'}`;
 }
 
 function parseDatabaseUrl(url: string): DatabaseConfig {

@@ -1,17 +1,37 @@
-import net, { type AddressInfo } from 'node:net';
-import packageJson from '../package.json' with { type: 'json' };
+import net from 'node:net';
 import { buildApp } from './app.ts';
 import { configOrExplain } from './config.ts';
-import { humanBanner, startupSummary } from './platform/banner.ts';
+import { lockDatabaseFile } from './db/file-lock.ts';
 import type { DrainState } from './platform/health.ts';
+import { explainStartupFailure, listenFailure, StartupFailure } from './platform/startup-failure.ts';
 
 /** After the listener closes, how long a proxy has to use up its pooled connections before the idle ones are closed. */
 const CLOSE_GRACE_MS = 1_000;
 
 const config = configOrExplain() ?? process.exit(1);
 
+// A dependency the configuration points at that cannot be used stops the process with one line
+// naming the variable, not a stack trace.
+function stop(error: unknown): never {
+  if (!(error instanceof StartupFailure)) throw error;
+  console.error(explainStartupFailure(error));
+  process.exit(1);
+}
+
+// One service per SQLite file (db/file-lock.ts).
+if (config.database.kind === 'sqlite' && config.database.file !== ':memory:') {
+  const { file } = config.database;
+  let locked: boolean;
+  try {
+    locked = lockDatabaseFile(file);
+  } catch (error) {
+    stop(new StartupFailure('DATABASE_URL', `sqlite:${file}`, error));
+  }
+  if (!locked) stop(new StartupFailure('DATABASE_URL', `sqlite:${file}`, undefined, 'another service is running on this database file; stop it first, or give this one its own DATABASE_URL'));
+}
+
 let drain: DrainState = 'serving';
-const app = await buildApp(config, { drain: () => drain });
+const app = await buildApp(config, { drain: () => drain }).catch(stop);
 
 // SIGTERM drains (docs/operations.md): /health and /ready fail at once, requests are served for
 // SHUTDOWN_DELAY_SECONDS while balancers notice, then the server stops accepting, lets a proxy use up
@@ -50,7 +70,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-const summary = startupSummary(config, app.server.address() as AddressInfo, packageJson.version);
-app.log.info({ startup: summary }, `ride-hailing API ${summary.version} ready at ${summary.urls.api}`);
-if (process.stdout.isTTY) console.log(humanBanner(summary));
+await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+  await app.close().catch(() => {});
+  stop(listenFailure(error, config.host, config.port));
+});

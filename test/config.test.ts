@@ -92,6 +92,16 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:', REDIS_KEY_PREFIX: 'staging:rides:' }).redisKeyPrefix, 'staging:rides:');
   });
 
+  test('a value outside an enumeration is refused with the values allowed', () => {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'sqlite::memory:', DISPATCH_MODE: 'fastest', LOG_LEVEL: 'loud' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes('DISPATCH_MODE "fastest" is not one of broadcast, nearest, batched') &&
+        error.message.includes('LOG_LEVEL "loud" is not one of fatal, error, warn, info, debug, trace, silent'),
+    );
+  });
+
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],

@@ -22,7 +22,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'Ride-hailing API',
-        version: '1.0.0',
+        // The one version of the service: /docs, the start-up banner and package.json agree.
+        version: packageJson.version,
         description: 'Accounts, rides, live driver positions, payments, settings, notifications and demand insights.',
         license: { name: packageJson.license, identifier: packageJson.license },
       },

@@ -43,16 +43,27 @@ export async function viaRedis<T>(operation: Promise<T>): Promise<T> {
   }
 }
 
-/** Resolves once the client is connected, or after `timeoutMs` (then /ready shows Redis down until it comes). */
-export async function untilReady(client: Redis, timeoutMs = 5_000): Promise<void> {
-  if (client.status === 'ready') return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, timeoutMs);
-    client.once('ready', done);
-    function done() {
-      clearTimeout(timer);
-      client.off('ready', done);
-      resolve();
-    }
-  });
+/**
+ * Waits until the client is connected, at most `timeoutMs`: undefined once it is, else what kept
+ * it away (its last connection error), so a service that cannot reach Redis at start-up can say why.
+ */
+export async function untilReady(client: Redis, timeoutMs = 5_000): Promise<Error | undefined> {
+  if (client.status === 'ready') return undefined;
+  let lastError: Error = new Error(`no answer within ${timeoutMs / 1000} s`);
+  const remember = (error: Error) => (lastError = error);
+  client.on('error', remember);
+  try {
+    return await new Promise<Error | undefined>((resolve) => {
+      const timer = setTimeout(() => done(lastError), timeoutMs);
+      const ready = () => done(undefined);
+      client.once('ready', ready);
+      function done(outcome: Error | undefined) {
+        clearTimeout(timer);
+        client.off('ready', ready);
+        resolve(outcome);
+      }
+    });
+  } finally {
+    client.off('error', remember);
+  }
 }

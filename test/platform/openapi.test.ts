@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import packageJson from '../../package.json' with { type: 'json' };
 import { operationId } from '../../src/platform/openapi.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -34,6 +35,7 @@ describe('OpenAPI document', () => {
       'x-next-cursor': { schema: { type: 'string' }, description: 'Pass as `cursor` for the next page' },
     });
     assert.equal(doc.info.license.name, 'MIT');
+    assert.equal(doc.info.version, packageJson.version, 'one version: /docs says what package.json and the start-up banner say');
     assert.ok(doc.servers.length > 0);
   });
 

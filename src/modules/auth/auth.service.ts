@@ -118,7 +118,11 @@ export class AuthService {
     const email = normalizeEmail(body.email);
     const role = body.role ?? 'USER';
     if (role === 'ADMIN' && !this.#settings.adminEmails.has(email)) {
-      throw forbidden('This e-mail may not sign up as ADMIN', 'ADMIN_NOT_ALLOWED');
+      throw forbidden(
+        'This e-mail may not sign up as ADMIN: only e-mails listed in the service\'s ADMIN_EMAILS may. ' +
+          'On the service\'s machine, `npm run create-admin -- --email you@example.com --password \'…\'` makes an operator account directly.',
+        'ADMIN_NOT_ALLOWED',
+      );
     }
     const codeHash = await this.#checkOtp(email, body.otp);
     const passwordHash = await hashPassword(body.password);
@@ -157,6 +161,11 @@ export class AuthService {
    * At start: every ADMIN whose role came from ADMIN_EMAILS and whose e-mail is no longer listed
    * becomes a USER, and their tokens end (a change of the list takes a restart, so it holds from then).
    */
+  /** Whether the operator console has anyone to sign in (the start-up banner says how to make one). */
+  hasOperator(): Promise<boolean> {
+    return repository.hasActiveAdmin(this.#db);
+  }
+
   async demoteUnlistedAdmins(): Promise<void> {
     for (const user of await repository.findAdminsBySignup(this.#db)) {
       if (!this.#settings.adminEmails.has(user.email)) await this.#transactions.run((tx) => this.#demoteIfUnlisted(tx, user));
