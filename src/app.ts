@@ -18,7 +18,9 @@ import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
 import { ComplaintsService } from './modules/complaints/complaints.service.ts';
 import { createDispatch } from './modules/dispatch/dispatch.module.ts';
+import { AvailableDrivers } from './modules/dispatch/available-drivers.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
+import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
 import { DriverProfiles } from './modules/drivers/driver-profiles.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { DriversService } from './modules/drivers/drivers.service.ts';
@@ -137,6 +139,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     demand: (pickup) => insights.signalAt(pickup),
     router,
     audit,
+    pickupWaits: new PickupWaits(new AvailableDrivers(availableIndexes, clock)),
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
   });

@@ -34,7 +34,8 @@ const next = random(42);
 const between = (low: number, high: number) => (low + next() * (high - low)) / COORDINATE_SCALE;
 const point = () => ({ lat: between(minLat, maxLat), lon: between(minLon, maxLon) });
 
-const fares = new FareQuotes(async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }), { current: () => ({ version: 1, rules: FIRST_RULES }) }, router);
+// Booking quotes (trip) ask no pickup wait: the nearest-driver source is never called here.
+const fares = new FareQuotes(async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }), { current: () => ({ version: 1, rules: FIRST_RULES }) }, router, { minutes: async () => undefined });
 const times: number[] = [];
 let km = 0;
 for (let i = 0; i < quotes + 50; i++) {

@@ -44,6 +44,13 @@ export class AvailableDrivers {
     return new AvailableSnapshot(Object.fromEntries(VEHICLE_TYPES.map((vehicle, i) => [vehicle, positions[i]])) as Record<VehicleType, DriverPosition[]>);
   }
 
+  /** The nearest available driver whose vehicle serves the ride type, within the radius. */
+  async nearestServing(pickup: Point, rideType: RideType, radiusKm: number): Promise<NearbyDriver | undefined> {
+    const now = this.#clock.now();
+    const nearest = await Promise.all(vehiclesServing(rideType).map((vehicle) => this.#indexes[vehicle].nearby(pickup, radiusKm, 1, now)));
+    return nearest.flat().sort(byDistance)[0];
+  }
+
   /** How many drivers are available now (the operators' overview): supplyByZone without placing each one in a zone. */
   async count(): Promise<number> {
     const now = this.#clock.now();

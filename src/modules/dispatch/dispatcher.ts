@@ -9,7 +9,7 @@ import type { Lease } from '../../platform/lease.ts';
 import type { DispatchMode } from '../../platform/vocabulary.ts';
 import type { ZoneTable } from '../insights/zone-table.service.ts';
 import { zoneSurge, type ZoneCounts } from '../insights/zone-surge.ts';
-import { CITY_SPEED_KMH, ROAD_FACTOR } from '../pricing/pricing.model.ts';
+import { durationMinutes, ROAD_FACTOR } from '../pricing/pricing.model.ts';
 import type { OpenRequest, RideDispatch } from '../rides/ride-dispatch.service.ts';
 import { assign, type Edge } from './assignment.ts';
 import type { Availability } from './availability.ts';
@@ -66,8 +66,15 @@ export interface DispatcherDependencies {
  */
 export const dispatchLeaseMs = (batchMs: number): number => Math.max(5_000, 2 * batchMs + 1_000);
 
-/** Minutes for a driver to reach the pickup, from the straight-line distance (road factor, city speed). */
-export const pickupEtaMinutes = (distanceKm: number): number => Math.max(1, Math.ceil(((distanceKm * ROAD_FACTOR) / CITY_SPEED_KMH) * 60));
+/**
+ * The way to the pickup from a straight-line distance, as the rider's app estimates it too (the
+ * pricing model's road factor and city speed): kilometres by road and whole minutes, at least one.
+ * The offer shows both, so the driver's "1.7 km, about 5 min" is the rider's "about 5 min (1.7 km)".
+ */
+export function pickupByRoad(straightKm: number): { km: number; minutes: number } {
+  const km = Math.round(straightKm * ROAD_FACTOR * 100) / 100;
+  return { km, minutes: Math.max(1, durationMinutes(km)) };
+}
 
 /** The search radius for a ride that has waited this long. */
 export function searchRadiusKm(waitedMs: number, offerTtlMs: number): number {
@@ -186,11 +193,12 @@ export class Dispatcher {
 
   async #make(ride: OpenRequest, driver: NearbyDriver, now: number): Promise<boolean> {
     const made = await this.#deps.transactions.run(async (tx) => {
+      const way = pickupByRoad(driver.distanceKm);
       const offer = await repository.insertOffer(tx.db, {
         ride_id: ride.id,
         driver_id: driver.driverId,
-        pickup_distance_km: driver.distanceKm,
-        pickup_eta_minutes: pickupEtaMinutes(driver.distanceKm),
+        pickup_distance_km: way.km,
+        pickup_eta_minutes: way.minutes,
         created_at: now,
         expires_at: now + this.#settings.offerTtlMs,
       });

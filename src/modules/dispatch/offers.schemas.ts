@@ -17,7 +17,7 @@ export const Offer = Type.Object({
   pickupLon: Type.Number(),
   dropLat: Nullable(Type.Number()),
   dropLon: Nullable(Type.Number()),
-  pickupDistanceKm: Type.Number({ description: 'From where you were when the offer was made' }),
+  pickupDistanceKm: Type.Number({ description: 'By road (estimated, as the rider\'s app shows it) from where you were when the offer was made' }),
   pickupEtaMinutes: Type.Integer(),
   expiresAt: Timestamp,
   status: Type.Enum(OFFER_STATUSES),

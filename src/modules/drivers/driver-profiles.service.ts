@@ -9,6 +9,13 @@ import type { Approval, DriverProfile, ProfileBody } from './drivers.schemas.ts'
 import { DEFAULT_RIDE_TYPE, type RideType } from '../../platform/vocabulary.ts';
 import { SERVES, type VehicleType } from './vehicles.ts';
 
+/** A driver's vehicle as riders see it. */
+export interface Vehicle {
+  vehicleType: VehicleType;
+  vehicleModel: string | null;
+  vehicleNumber: string;
+}
+
 export interface DriverProfilesDependencies {
   db: Db;
   transactions: Transactions;
@@ -60,6 +67,12 @@ export class DriverProfiles {
   async dispatchable(driverIds: readonly number[]): Promise<Map<number, VehicleType>> {
     const rows = await repository.findProfiles(this.#deps.db, driverIds);
     return new Map(rows.filter((row) => this.#cleared(row.approval)).map((row) => [row.driver_id, row.vehicle_type as VehicleType]));
+  }
+
+  /** The vehicles of these drivers, as a rider sees who is coming: type, model and plate. Drivers without a profile are left out. */
+  async vehicles(driverIds: readonly number[]): Promise<Map<number, Vehicle>> {
+    const rows = await repository.findProfiles(this.#deps.db, [...new Set(driverIds)]);
+    return new Map(rows.map((row) => [row.driver_id, { vehicleType: row.vehicle_type as VehicleType, vehicleModel: row.vehicle_model, vehicleNumber: row.vehicle_number }]));
   }
 
   /**

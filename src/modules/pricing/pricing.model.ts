@@ -60,7 +60,6 @@ export function quoteFare(
   const distanceFare = round2(rate.perKm * distanceKm);
   const timeFare = round2(rate.perMinute * minutes);
   const fare = Math.round(Math.max(rate.minimum, rate.base + distanceFare + timeFare) * surgeMultiplier);
-  const eta = Math.max(1, Math.round(input.pickupEtaMinutes));
   return {
     distanceKm,
     durationMinutes: minutes,
@@ -74,10 +73,20 @@ export function quoteFare(
     distanceFare,
     timeFare,
     surgeMultiplier,
-    etaMinMinutes: Math.max(1, eta - 2),
-    etaMaxMinutes: eta + 3,
+    ...etaRange(input.pickupEtaMinutes),
     pricingVersion: version,
   };
+}
+
+/** The pickup wait shown around an expected one: two minutes sooner to three later, never under a minute. */
+function etaRange(pickupEtaMinutes: number): { etaMinMinutes: number; etaMaxMinutes: number } {
+  const eta = Math.max(1, Math.round(pickupEtaMinutes));
+  return { etaMinMinutes: Math.max(1, eta - 2), etaMaxMinutes: eta + 3 };
+}
+
+/** A quote whose pickup wait is known better than the forecast's (the nearest available driver's way). */
+export function withPickupWait<T extends Pick<FareEstimate, 'etaMinMinutes' | 'etaMaxMinutes'>>(quote: T, pickupEtaMinutes: number): T {
+  return { ...quote, ...etaRange(pickupEtaMinutes) };
 }
 
 /**

@@ -55,5 +55,11 @@ export const FareEstimate = Type.Object({
   etaMinMinutes: Type.Integer({ description: 'Pickup wait, low end' }),
   etaMaxMinutes: Type.Integer({ description: 'Pickup wait, high end' }),
   routeProvider: Nullable(Type.String({ enum: ROUTE_PROVIDERS, description: 'Who measured the trip (ROUTING, or straight when it could not); null when the caller gave distanceKm' })),
+  driverNearby: Type.Optional(
+    Type.Boolean({
+      description:
+        'With a pickup point: true when an available driver who could take this ride type is within 8 km (the pickup wait is then that driver\'s way by road), false when none is (the wait is the city-wide forecast)',
+    }),
+  ),
 });
 export type FareEstimate = Static<typeof FareEstimate>;

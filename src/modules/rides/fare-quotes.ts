@@ -2,12 +2,17 @@ import { badRequest } from '../../platform/errors.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
-import { quoteFare, type DemandSignal, type Quote } from '../pricing/pricing.model.ts';
+import { quoteFare, withPickupWait, type DemandSignal, type Quote } from '../pricing/pricing.model.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { EstimateQuery } from './rides.schemas.ts';
 
 /** Where the surge and the expected pickup wait of a quote come from. */
 export type DemandSource = (pickup: Point | undefined) => Promise<DemandSignal>;
+
+/** Minutes until the nearest available driver who could take a ride of this type reaches the pickup; undefined when none is near. */
+export interface PickupWaitSource {
+  minutes(pickup: Point, rideType: RideType): Promise<number | undefined>;
+}
 
 /** Both halves of a point, or neither. */
 export function point(lat: number | null | undefined, lon: number | null | undefined, name: string): Point | undefined {
@@ -33,27 +38,38 @@ interface Trip {
   routeProvider: RouteProvider | null;
 }
 
-/** Fare quotes with the live surge: what /rides/estimate shows is what a booking of the same trip is charged. */
+/**
+ * Fare quotes with the live surge: what /rides/estimate shows is what a booking of the same trip is
+ * charged. An estimate with a pickup point also says how soon a driver of that type could be there.
+ */
 export class FareQuotes {
   readonly #demand: DemandSource;
   readonly #pricing: Pick<Pricing, 'current'>;
   readonly #router: Pick<Router, 'route'>;
+  readonly #waits: PickupWaitSource;
 
-  constructor(demand: DemandSource, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>) {
+  constructor(demand: DemandSource, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource) {
     this.#demand = demand;
     this.#pricing = pricing;
     this.#router = router;
+    this.#waits = waits;
   }
 
-  estimate(query: EstimateQuery): Promise<TripQuote> {
+  async estimate(query: EstimateQuery): Promise<TripQuote> {
     const pickup = point(query.pickupLat, query.pickupLon, 'pickup');
     const drop = point(query.dropLat, query.dropLon, 'drop');
     const rideType = rideTypeOf(query.rideType);
-    if (pickup && drop) return this.trip(pickup, drop, rideType);
-    if (query.distanceKm === undefined) {
+    if (!(pickup && drop) && query.distanceKm === undefined) {
       throw badRequest('distanceKm is required unless pickupLat, pickupLon, dropLat and dropLon are all given');
     }
-    return this.#quote(Promise.resolve({ distanceKm: query.distanceKm, routeProvider: null }), rideType, pickup);
+    const [quote, driverMinutes] = await Promise.all([
+      pickup && drop ? this.trip(pickup, drop, rideType) : this.#quote(Promise.resolve({ distanceKm: query.distanceKm!, routeProvider: null }), rideType, pickup),
+      pickup ? this.#waits.minutes(pickup, rideType) : undefined,
+    ]);
+    if (!pickup) return quote;
+    // The nearest driver's way decides the pickup wait; without one near, the forecast's city-wide wait stays.
+    const waited = driverMinutes === undefined ? quote : withPickupWait(quote, driverMinutes);
+    return { ...waited, driverNearby: driverMinutes !== undefined };
   }
 
   /** Without both points the trip length is unknown and the type's minimum fare applies (distance 0). */

@@ -5,6 +5,7 @@ import { takePage, type Page } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import { livePosition, viewerOf, type RideParties } from './ride-access.ts';
+import type { RidePeople } from './ride-people.ts';
 import type { RideTracking } from './ride-tracking.service.ts';
 import { codesFor, toPublicRide, toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
@@ -14,12 +15,14 @@ import type { PublicRide, Ride, RideStatusResponse } from './rides.schemas.ts';
 export class RideQueries {
   readonly #db: Db;
   readonly #users: Pick<AuthService, 'findUsers'>;
+  readonly #people: RidePeople;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
   readonly #tracking: Pick<RideTracking, 'publicStatus'>;
 
-  constructor(deps: { db: Db; users: Pick<AuthService, 'findUsers'>; drivers: Pick<DriversService, 'lastKnown'>; tracking: Pick<RideTracking, 'publicStatus'> }) {
+  constructor(deps: { db: Db; users: Pick<AuthService, 'findUsers'>; people: RidePeople; drivers: Pick<DriversService, 'lastKnown'>; tracking: Pick<RideTracking, 'publicStatus'> }) {
     this.#db = deps.db;
     this.#users = deps.users;
+    this.#people = deps.people;
     this.#drivers = deps.drivers;
     this.#tracking = deps.tracking;
   }
@@ -76,11 +79,11 @@ export class RideQueries {
 
   /** Each ride in the user's view of it; without a user, in the operators' view (no codes). */
   async #views(user: AuthUser | undefined, rows: repository.RideRow[]): Promise<Ride[]> {
-    const riders = await this.#users.findUsers(rows.map((row) => row.rider_id));
+    const people = await this.#people.of(rows);
     return Promise.all(
       rows.map(async (row) => {
         const position = row.driver_id !== null && livePosition(row.status) ? await this.#drivers.lastKnown(row.driver_id) : undefined;
-        return toRide(row, { riderName: riders.get(row.rider_id)?.name, position, codes: user ? codesFor(viewerOf(user, row)) : 'none' });
+        return toRide(row, { riderName: people.riderName(row), driver: people.driver(row), position, codes: user ? codesFor(viewerOf(user, row)) : 'none' });
       }),
     );
   }

@@ -3,6 +3,7 @@ import type { Tx } from '../../db/transaction.ts';
 import type { UserHub } from '../../events.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import { livePosition } from './ride-access.ts';
+import type { RidePeople } from './ride-people.ts';
 import type { RideSnapshots } from './ride-snapshots.ts';
 import { toRide } from './ride-views.ts';
 import type { RideRow } from './rides.repository.ts';
@@ -17,14 +18,16 @@ export class RideUpdates {
   readonly #snapshots: RideSnapshots;
   readonly #hub: UserHub;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
+  readonly #people: RidePeople;
   readonly #log: FastifyBaseLogger;
   /** Per ride, its latest announcement still under way. */
   readonly #sending = new Map<number, Promise<void>>();
 
-  constructor(deps: { snapshots: RideSnapshots; hub: UserHub; drivers: Pick<DriversService, 'lastKnown'>; log: FastifyBaseLogger }) {
+  constructor(deps: { snapshots: RideSnapshots; hub: UserHub; drivers: Pick<DriversService, 'lastKnown'>; people: RidePeople; log: FastifyBaseLogger }) {
     this.#snapshots = deps.snapshots;
     this.#hub = deps.hub;
     this.#drivers = deps.drivers;
+    this.#people = deps.people;
     this.#log = deps.log;
   }
 
@@ -62,12 +65,17 @@ export class RideUpdates {
     const rider = this.#hub.reaches(ride.rider_id);
     const driver = ride.driver_id !== null && this.#hub.reaches(ride.driver_id);
     if (!rider && !driver) return;
-    // lastKnown falls back to the stored position itself; a ride view without a position still goes out.
-    const position =
-      ride.driver_id !== null && livePosition(ride.status) ? await this.#drivers.lastKnown(ride.driver_id).catch((error: unknown) => this.#failed(error, ride, 'sent without the driver’s position')) : undefined;
+    // lastKnown falls back to the stored position itself; a ride view without a position (or without
+    // who is coming, when their accounts cannot be read) still goes out.
+    const [position, people] = await Promise.all([
+      ride.driver_id !== null && livePosition(ride.status) ? this.#drivers.lastKnown(ride.driver_id).catch((error: unknown) => this.#failed(error, ride, 'sent without the driver’s position')) : undefined,
+      this.#people.of([ride]).catch((error: unknown) => this.#failed(error, ride, 'sent without the names and the vehicle')),
+    ]);
+    // The same view as GET /rides/status/{id} with the user's token: names and the vehicle included.
+    const view = { riderName: people?.riderName(ride), driver: people?.driver(ride), position };
     await Promise.all([
-      rider && this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { position, codes: 'both' })).catch((error: unknown) => this.#failed(error, ride, 'not sent to the rider')),
-      driver && this.#hub.send(ride.driver_id!, 'ride.updated', toRide(ride, { position })).catch((error: unknown) => this.#failed(error, ride, 'not sent to the driver')),
+      rider && this.#hub.send(ride.rider_id, 'ride.updated', toRide(ride, { ...view, codes: 'both' })).catch((error: unknown) => this.#failed(error, ride, 'not sent to the rider')),
+      driver && this.#hub.send(ride.driver_id!, 'ride.updated', toRide(ride, view)).catch((error: unknown) => this.#failed(error, ride, 'not sent to the driver')),
     ]);
   }
 

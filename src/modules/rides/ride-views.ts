@@ -1,6 +1,7 @@
 import { toIso, toIsoOrNull } from '../../platform/clock.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import { livePosition, publicPositionVisible, type Viewer } from './ride-access.ts';
+import type { DriverCard } from './ride-people.ts';
 import type { RideRow } from './rides.repository.ts';
 import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
@@ -67,12 +68,13 @@ export function toPublicRide(row: RideRow, riderName?: string): PublicRide {
  * rider's own reads of the ride (an app that restarts must find them), the booking, and the
  * driver's accept (start code) and pickup (end code) answers as the spec says.
  */
-export function toRide(row: RideRow, options: { riderName?: string; position?: ShownPosition; codes?: Codes } = {}): Ride {
+export function toRide(row: RideRow, options: { riderName?: string; driver?: DriverCard; position?: ShownPosition; codes?: Codes } = {}): Ride {
   const codes = options.codes ?? 'none';
   return {
     ...statusFields(row, positionFields(row, options.position, true)),
     ...(options.riderName === undefined ? {} : { riderName: options.riderName }),
     ...tripFields(row),
+    ...options.driver,
     paymentReference: row.payment_reference,
     pickedAt: toIsoOrNull(row.picked_at),
     completedAt: toIsoOrNull(row.completed_at),

@@ -14,13 +14,14 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { BookingService } from './booking.service.ts';
 import { BookingWriter } from './booking-writer.ts';
-import { FareQuotes, type DemandSource } from './fare-quotes.ts';
+import { FareQuotes, type DemandSource, type PickupWaitSource } from './fare-quotes.ts';
 import { RideCancellation } from './ride-cancellation.service.ts';
 import { RideCodes } from './ride-codes.ts';
 import { RideDispatch } from './ride-dispatch.service.ts';
 import { RideFeedback } from './ride-feedback.service.ts';
 import { RideLifecycle } from './ride-lifecycle.service.ts';
 import { RidePayments } from './ride-payments.service.ts';
+import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import type { RideStats } from './ride-stats.service.ts';
@@ -39,7 +40,7 @@ export interface RideModuleDependencies {
   log: FastifyBaseLogger;
   users: Pick<AuthService, 'findUser' | 'findUsers'>;
   drivers: DriversService;
-  profiles: Pick<DriverProfiles, 'assertMayAccept'>;
+  profiles: Pick<DriverProfiles, 'assertMayAccept' | 'vehicles'>;
   notifications: NotificationsService;
   settings: Pick<SettingsService, 'paymentMethodOf' | 'sharesTrips'>;
   stats: RideStats;
@@ -50,6 +51,8 @@ export interface RideModuleDependencies {
   router: Pick<Router, 'route'>;
   /** Where an operator's steps on a ride are recorded (an admin accepting for a driver, cancelling, …). */
   audit: AuditLog;
+  /** How soon a driver of each ride type could reach a pickup (dispatch's available drivers). */
+  pickupWaits: PickupWaitSource;
   maxOpenRidesPerRider: number;
   /** MAX_RIDE_KM. */
   maxRideKm: number;
@@ -78,7 +81,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const { db, transactions, clock, notifications, drivers } = deps;
   const snapshots = new RideSnapshots(db, deps.bus, clock);
   await snapshots.listen();
-  const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, log: deps.log });
+  const people = new RidePeople({ users: deps.users, profiles: deps.profiles });
+  const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, people, log: deps.log });
   // The demand statistics count bookings and accepts as they commit (a booking is the change from nothing).
   updates.onChange((ride, from) => {
     if (from === null) {
@@ -91,7 +95,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
-  const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router);
+  const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router, deps.pickupWaits);
   return {
     quotes,
     booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
@@ -99,7 +103,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     cancellation,
     feedback: new RideFeedback({ db, transactions, updates }),
     tracking,
-    queries: new RideQueries({ db, users: deps.users, drivers, tracking }),
+    queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
     payments: new RidePayments(db, updates),
     transitions,
     updates,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CANDIDATES_PER_RIDE } from '../../../src/modules/dispatch/dispatcher.ts';
+import { ROAD_FACTOR } from '../../../src/modules/pricing/pricing.model.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, eventually, kmNorth, near, noOfferFor, offerOf, offersOf, PICKUP, report } from '../../helpers/dispatch.ts';
@@ -48,7 +49,8 @@ for (const mode of ['nearest', 'batched'] as const) {
 
       const ride = await book(await signUp(t), pickup, { rideType: 'mini' });
       const offer = await offerOf(t, nearest, ride.id);
-      assert.ok(Math.abs(offer.pickupDistanceKm - 0.8) < 0.01, `distance ${offer.pickupDistanceKm}`);
+      // By road, as the rider's app shows the way: 0.8 km in a straight line × the road factor.
+      assert.ok(Math.abs(offer.pickupDistanceKm - 0.8 * ROAD_FACTOR) < 0.01, `distance ${offer.pickupDistanceKm}`);
       for (const other of [busy, bike, offline, noProfile, farther]) assert.deepEqual(await offersOf(t, other), [], `driver ${other.id} got no offer`);
     });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 import { accept, assertError, assertOk, bookRide, northOf, pickupOf, setStatus, signUpMany, TRIP } from '../../helpers/rides.ts';
 
 // decisions.md "Rides": the ride's rider sees the whole ride with both codes, its driver the same
@@ -97,6 +98,61 @@ describe('views of one ride, by caller', () => {
     assert.ok(!('startOtp' in theirs) && !('endOtp' in theirs));
   });
 });
+
+describe('who is coming: the driver and the vehicle in the rider\'s view', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  test("once accepted, the rider's status, active list, history and ride.updated carry the driver's name, vehicle type, model and plate; the public view does not", async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER', name: 'Ravi Kumar' });
+    assertOk(await call(t.app, 'PUT', '/drivers/me/profile', { token: driver.token, body: { vehicleType: 'mini', vehicleNumber: 'KA01AB1234', vehicleModel: 'Swift' } }));
+    const { socket } = await TestSocket.connect(await realtimeUrl(t.app), rider.token);
+    try {
+      const booked = await bookRide(t, rider);
+      assert.ok(!('driverName' in booked), 'nobody is coming yet');
+      assert.ok(!('driverName' in (await status(t, booked.id, rider))));
+      assertOk(await accept(t, driver, booked.id));
+
+      const whoIsComing = { driverName: 'Ravi Kumar', vehicleType: 'mini', vehicleModel: 'Swift', vehicleNumber: 'KA01AB1234' };
+      const pick = (ride: Record<string, unknown>) => Object.fromEntries(Object.keys(whoIsComing).map((key) => [key, ride[key]]));
+      assert.deepEqual(pick(await status(t, booked.id, rider)), whoIsComing, 'GET /rides/status/{id} with the rider\'s token');
+      const active = (await call(t.app, 'GET', '/rides/active', { token: rider.token })).body;
+      assert.deepEqual(pick(active.find((r: { id: number }) => r.id === booked.id)), whoIsComing, 'GET /rides/active');
+      const history = (await call(t.app, 'GET', '/rides/history', { token: rider.token })).body;
+      assert.deepEqual(pick(history.find((r: { id: number }) => r.id === booked.id)), whoIsComing, 'GET /rides/history');
+      const updated = await socket.waitFor((m) => m.type === 'ride.updated' && m.data.id === booked.id && m.data.status === 'ACCEPTED', 'ride.updated on accept');
+      assert.deepEqual(pick(updated.data), whoIsComing, 'ride.updated');
+
+      for (const viewer of [undefined, await signUp(t)]) {
+        const view = await status(t, booked.id, viewer);
+        for (const field of Object.keys(whoIsComing)) assert.ok(!(field in view), `the public view has no ${field}`);
+      }
+      const requested = await call(t.app, 'GET', '/rides/requested?limit=200');
+      assert.doesNotMatch(JSON.stringify(requested.body), /KA01AB1234|Ravi Kumar/);
+    } finally {
+      socket.ws.close();
+    }
+  });
+
+  test('a driver without a vehicle profile shows a name and no vehicle', async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER', name: 'Plain Driver' });
+    const booked = await bookRide(t, rider);
+    assertOk(await accept(t, driver, booked.id));
+    const view = await status(t, booked.id, rider);
+    assert.deepEqual([view.driverName, view.vehicleType, view.vehicleModel, view.vehicleNumber], ['Plain Driver', null, null, null]);
+  });
+});
+
+async function status(t: TestApp, rideId: number, user?: TestUser) {
+  const reply = await call(t.app, 'GET', `/rides/status/${rideId}`, { token: user?.token });
+  assertOk(reply, 'status');
+  return reply.body;
+}
 
 describe('GET /rides/active', () => {
   let t: TestApp;
