@@ -72,6 +72,8 @@ export interface AppOptions {
   realtime?: Partial<RealtimeLimits>;
   /** Where the process is in its stop: server.ts moves it on SIGTERM. */
   drain?: () => DrainState;
+  /** How long a driver whose app lost its connection stays online without a report (tests shorten it); RECONNECT_GRACE_MS otherwise. */
+  driverReconnectGraceMs?: number;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -112,7 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await revocations.start();
   await auth.demoteUnlistedAdmins();
   const settings = new SettingsService({ db, transactions, clock });
-  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, positionsPerSecond: config.driverPositionsPerSecond });
+  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs });
   const profiles = new DriverProfiles({ db, transactions, users: auth, clock, approvalRequired: config.driverApprovalRequired });
   const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
   const pricing = new Pricing({ db, bus, clock, log: app.log });
@@ -218,6 +220,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     authenticate: (token) => tokens.verify(token, 'access'),
     onPosition: (user, point) => rides.tracking.reportDriverPosition(user.id, point),
     positionsPerSecond: config.driverPositionsPerSecond,
+    // A driver's app that went away goes offline unless it reports again soon (RECONNECT_GRACE_MS).
+    onLost: (user) => user.role === 'DRIVER' && drivers.connectionLost(user.id),
     onRevoked: (listener) => tokens.onRevoked(listener),
     clock,
     limits: options.realtime,

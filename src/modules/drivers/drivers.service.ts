@@ -15,6 +15,12 @@ export const PRESENCE_FLUSH_INTERVAL_MS = 1000;
 /** After the live index failed, reads with a fallback skip it this long instead of each waiting for its timeout (a frozen Redis). */
 const INDEX_RETRY_MS = 2_000;
 const UNREACHABLE = Symbol('unreachable');
+/**
+ * A driver whose realtime connection was lost stays online this long without a report: an app that
+ * reconnects (a tunnel, a switch of network) reports again within it (every 5 s), a closed one never
+ * does, and goes offline instead of holding offers for two minutes.
+ */
+export const RECONNECT_GRACE_MS = 10_000;
 
 export interface DriversDependencies {
   db: Db;
@@ -24,6 +30,8 @@ export interface DriversDependencies {
   log: FastifyBaseLogger;
   /** DRIVER_POSITIONS_PER_SECOND: a driver's reports over every path together (0: no limit). */
   positionsPerSecond: number;
+  /** RECONNECT_GRACE_MS unless a test shortens it. */
+  reconnectGraceMs?: number;
 }
 
 /**
@@ -42,6 +50,8 @@ export class DriversService {
   readonly #restored: Array<(positions: readonly DriverPosition[]) => Promise<void>> = [];
   #indexFailedAt = -Infinity;
   readonly #positionLimit: PerSecondLimit;
+  /** Drivers whose connection was lost, until they report again or go offline. */
+  readonly #lost = new Map<number, NodeJS.Timeout>();
 
   constructor(deps: DriversDependencies) {
     this.#deps = deps;
@@ -93,6 +103,7 @@ export class DriversService {
     if (!this.#positionLimit.take(driverId, now)) {
       throw tooManyRequests(`At most ${this.#deps.positionsPerSecond} positions a second per driver`, 1);
     }
+    this.#found(driverId);
     const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: now };
     await this.#deps.index.upsert(position);
     this.#presence.set(driverId, { ...position, online: true });
@@ -156,8 +167,33 @@ export class DriversService {
     return repository.countOnlineSince(this.#deps.db, this.#deps.clock.now() - POSITION_TTL_MS);
   }
 
+  /**
+   * The driver's app lost its realtime connection (the app closed, or the network went): offline
+   * unless a report comes within the grace, on this instance or (compared by time) on another.
+   */
+  connectionLost(driverId: number): void {
+    this.#found(driverId);
+    const lostAt = this.#deps.clock.now();
+    const timer = setTimeout(() => {
+      this.#lost.delete(driverId);
+      void this.position(driverId)
+        .then((position) => (position && position.updatedAt > lostAt ? undefined : this.goOffline(driverId)))
+        .catch((error: unknown) => this.#deps.log.warn({ err: error, driverId }, 'driver whose app went away not taken offline'));
+    }, this.#deps.reconnectGraceMs ?? RECONNECT_GRACE_MS);
+    timer.unref();
+    this.#lost.set(driverId, timer);
+  }
+
+  #found(driverId: number): void {
+    const timer = this.#lost.get(driverId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#lost.delete(driverId);
+  }
+
   /** Off the map until the next report. */
   async goOffline(driverId: number): Promise<void> {
+    this.#found(driverId);
     const last = await this.position(driverId);
     await this.#deps.index.remove(driverId);
     for (const listener of this.#offline) await listener(driverId);
@@ -174,6 +210,8 @@ export class DriversService {
   }
 
   close(): Promise<void> {
+    for (const timer of this.#lost.values()) clearTimeout(timer);
+    this.#lost.clear();
     return this.#presence.close();
   }
 }

@@ -40,6 +40,8 @@ export interface ConnectionOptions<M extends EventMap> {
   /** Hears each connection once it is ready (to keep a user's connections counted), and once it closed. */
   onReady(connection: Connection<M>): void;
   onClosed(connection: Connection<M>): void;
+  /** An authenticated connection ended from the client's side (closed, or dead to heartbeats), not by this server. */
+  onLost?(user: AuthUser): void;
 }
 
 /** What the server tells a client about its own message. */
@@ -60,6 +62,8 @@ export class Connection<M extends EventMap> {
   #detach: (() => void) | undefined;
   #timers: NodeJS.Timeout[] = [];
   #answeredPing = true;
+  /** This server closed the connection (shutting down, a limit, the token): the client did not go away. */
+  #closedHere = false;
 
   constructor(socket: WebSocket, options: ConnectionOptions<M>, limits: RealtimeLimits, log: FastifyBaseLogger) {
     this.#socket = socket;
@@ -101,6 +105,7 @@ export class Connection<M extends EventMap> {
       for (const timer of this.#timers) clearTimeout(timer);
       this.#detach?.();
       this.#options.onClosed(this);
+      if (this.#user && !this.#closedHere) this.#options.onLost?.(this.#user);
     });
   }
 
@@ -119,6 +124,7 @@ export class Connection<M extends EventMap> {
 
   close(code: number, reason: string): void {
     if (this.#socket.readyState !== this.#socket.OPEN) return;
+    this.#closedHere = true;
     this.#socket.close(code, reason);
     // The close frame waits behind what is unsent; a client that does not read never gets it.
     this.#timers.push(setTimeout(() => this.#socket.terminate(), this.#limits.closeGraceMs).unref());

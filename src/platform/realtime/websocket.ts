@@ -17,6 +17,8 @@ export interface RealtimeOptions<M extends EventMap> {
   onPosition(user: AuthUser, point: Point): Promise<void>;
   /** Positions one driver may send per second, all connections and REST together (enforced where positions are taken). */
   positionsPerSecond: number;
+  /** An authenticated connection ended from the client's side (closed, or dead to heartbeats), not by this server. */
+  onLost?(user: AuthUser): void;
   /** Calls back with each user whose earlier tokens an account change ended; returns how to stop. */
   onRevoked(listener: (userId: number) => void): () => void;
   /** Where the message budget's seconds come from; the system clock otherwise. */

@@ -17,7 +17,7 @@ describe('pickup waits per ride type, and one way to the pickup for driver and r
   });
   after(() => t.close());
 
-  const estimate = async (rideType: string, pickup = PICKUP) => {
+  const estimate = async (rideType: string, pickup: { lat: number; lon: number } = PICKUP) => {
     const reply = await call(t.app, 'GET', `/rides/estimate?rideType=${rideType}&pickupLat=${pickup.lat}&pickupLon=${pickup.lon}&dropLat=${pickup.lat + 0.05}&dropLon=${pickup.lon}`);
     assertOk(reply, `estimate ${rideType}`);
     return reply.body;

@@ -115,6 +115,17 @@ export class ApiClient {
     return (await this.#json<T>('DELETE', path, {})).body;
   }
 
+  /**
+   * A request that outlives the page (fetch with keepalive: the browser sends it even while the page
+   * closes, with the bearer header, which navigator.sendBeacon cannot carry). Nothing waits for the
+   * answer, and an expired token is not renewed: the service's own rules cover what this misses.
+   */
+  parting(method: string, path: string): void {
+    const session = this.#session;
+    if (!session) return;
+    void fetch(path, { method, keepalive: true, headers: { authorization: `Bearer ${session.accessToken}` } }).catch(() => undefined);
+  }
+
   async page<T>(path: string, query?: Query): Promise<Paged<T>> {
     const { body, headers } = await this.#json<T[]>('GET', path, { query });
     return { items: body, nextCursor: headers.get('x-next-cursor') };

@@ -84,6 +84,8 @@ export function createApi(storageKey: string) {
       saveProfile: (body: ProfileBody) => client.put<DriverProfile>('/drivers/me/profile', body),
       report: (position: { lat: number; lon: number }) => client.put<DriverLocation>('/drivers/me/location', position),
       goOffline: () => client.delete<MessageResponse>('/drivers/me/location'),
+      /** The same as the app's page closes (pagehide): the request still goes out. */
+      goOfflineAsAppCloses: () => client.parting('DELETE', '/drivers/me/location'),
     },
     offers: {
       pending: () => client.get<Offer[]>('/drivers/me/offers'),

@@ -143,6 +143,15 @@ function SignedIn({ api, settings }: Props) {
     };
   }, [sending, position, report]);
 
+  // A driver who closes the app (or leaves its page) goes offline at once: no ride is offered to a
+  // closed app. pagehide, not beforeunload: it also fires when a phone browser drops the page.
+  useEffect(() => {
+    if (!online) return;
+    const leave = () => api.drivers.goOfflineAsAppCloses();
+    addEventListener('pagehide', leave);
+    return () => removeEventListener('pagehide', leave);
+  }, [api, online]);
+
   const goOffline = useCallback(async () => {
     setOnline(false);
     setOffers([]);
