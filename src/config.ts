@@ -108,7 +108,7 @@ export interface Config {
   /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */
   metricsToken: string | undefined;
   /** The browser apps under /app/ (WEB_APPS): whether they are served, where their build is, the map tiles they show, the payment checkout they load. */
-  webApps: { enabled: boolean; root: string; mapTileUrl: string; checkoutUrl: string };
+  webApps: { enabled: boolean; root: string; mapTileUrl: string; checkoutUrl: string; driverApprovalRequired: boolean };
   /** SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long /ready fails while requests are still served, before the server stops accepting. */
   shutdownDelaySeconds: number;
   logLevel: string;
@@ -194,7 +194,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
     routing,
     metricsToken: env.METRICS_TOKEN,
-    webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL },
+    webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL, driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED },
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     logLevel: env.LOG_LEVEL,
   };

@@ -12,6 +12,8 @@ export interface WebAppsOptions {
   mapTileUrl: string;
   /** The payment provider's browser checkout script (RAZORPAY_CHECKOUT_URL). */
   checkoutUrl: string;
+  /** DRIVER_APPROVAL_REQUIRED: whether the apps speak of approval at all. */
+  driverApprovalRequired: boolean;
 }
 
 /** What the apps read at start from /app/config.json: settings that change without a rebuild. */
@@ -21,6 +23,8 @@ export interface WebAppSettings {
   mapAttribution: string;
   /** The payment provider's checkout script, loaded when the rider pays online. */
   checkoutUrl: string;
+  /** Whether drivers need an operator's approval before offers (DRIVER_APPROVAL_REQUIRED): without it there is no queue to wait in. */
+  driverApprovalRequired: boolean;
 }
 
 /** Each app's page by the addresses it answers at. */
@@ -44,7 +48,7 @@ const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright
  * Vite into `root` during `npm install`. Not API operations: hidden from the OpenAPI document.
  * Precompressed .br/.gz files written by the build are served when the browser accepts them.
  */
-export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkoutUrl }: WebAppsOptions): Promise<void> {
+export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkoutUrl, driverApprovalRequired }: WebAppsOptions): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {
     app.log.warn(`web apps not served: no build in ${root} (npm install builds it with the dev dependencies; npm run build:web rebuilds it)`);
     return;
@@ -62,7 +66,7 @@ export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkout
       if (!asset) void reply.header('content-security-policy', policy);
     },
   });
-  const settings: WebAppSettings = { mapTileUrl, mapAttribution: mapTileUrl.includes('openstreetmap.org') ? OSM_ATTRIBUTION : '', checkoutUrl };
+  const settings: WebAppSettings = { mapTileUrl, mapAttribution: mapTileUrl.includes('openstreetmap.org') ? OSM_ATTRIBUTION : '', checkoutUrl, driverApprovalRequired };
   const route = { config: { public: true }, schema: { hide: true } };
 
   app.get('/', route, (_request, reply) => reply.redirect('/app/'));

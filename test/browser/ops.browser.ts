@@ -83,7 +83,7 @@ test('an operator follows the service live, approves a driver, blocks a user, ch
   await ops.check('live');
 
   // The approval queue: the driver is approved, and the live map shows them available.
-  await open(page, 'Driver approval', 'Driver approval');
+  await open(page, 'Drivers', 'Driver approval');
   const applicant = page.locator(`[data-driver="${driver.id}"]`);
   await applicant.getByText('Waiting for approval').waitFor();
   await applicant.getByRole('button', { name: 'Approve Ravi Driver' }).click();

@@ -61,6 +61,9 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
   await d.getByLabel('Registration number').fill('KA01AB1234');
   await d.getByRole('button', { name: 'Save vehicle' }).click();
   await d.getByText('Vehicle saved.').waitFor();
+  // Approval is not required here (DRIVER_APPROVAL_REQUIRED's default): nobody tells the driver to wait for it.
+  await d.getByText('You get ride offers as soon as you go online.').waitFor();
+  assert.equal(await d.getByText(/approve/i).count(), 0, 'no word of approval');
   await driver.check('vehicle');
   await d.getByRole('link', { name: 'Drive' }).click();
   await d.getByRole('button', { name: 'Go online' }).click();

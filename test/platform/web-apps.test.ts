@@ -40,7 +40,7 @@ describe('web apps served by the service', () => {
 
   before(async () => {
     root = fakeBuild();
-    t = await createTestApp({ webApps: { enabled: true, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT } });
+    t = await createTestApp({ webApps: { enabled: true, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT, driverApprovalRequired: false } });
   });
 
   after(async () => {
@@ -96,7 +96,7 @@ describe('web apps served by the service', () => {
     const reply = await t.app.inject({ url: '/app/config.json' });
     assert.equal(reply.statusCode, 200);
     assert.equal(reply.headers['cache-control'], 'no-cache');
-    assert.deepEqual(reply.json(), { mapTileUrl: TILES, mapAttribution: '', checkoutUrl: CHECKOUT });
+    assert.deepEqual(reply.json(), { mapTileUrl: TILES, mapAttribution: '', checkoutUrl: CHECKOUT, driverApprovalRequired: false });
   });
 
   test('only files of the build are served, never a path outside it', async () => {
@@ -115,7 +115,7 @@ describe('web apps served by the service', () => {
 
 test('WEB_APPS=false serves no app', async () => {
   const root = fakeBuild();
-  const t = await createTestApp({ webApps: { enabled: false, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT } });
+  const t = await createTestApp({ webApps: { enabled: false, root, mapTileUrl: TILES, checkoutUrl: CHECKOUT, driverApprovalRequired: false } });
   try {
     assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
     assert.equal((await t.app.inject({ url: '/' })).statusCode, 404);
@@ -134,7 +134,7 @@ test('without a build (an install without dev dependencies) the service starts a
       done();
     },
   });
-  const t = await createTestApp({ webApps: { enabled: true, root: join(tmpdir(), 'no-such-build'), mapTileUrl: TILES, checkoutUrl: CHECKOUT } }, { logger: { level: 'warn', stream } });
+  const t = await createTestApp({ webApps: { enabled: true, root: join(tmpdir(), 'no-such-build'), mapTileUrl: TILES, checkoutUrl: CHECKOUT, driverApprovalRequired: false } }, { logger: { level: 'warn', stream } });
   try {
     assert.equal((await t.app.inject({ url: '/app/' })).statusCode, 404);
     assert.equal((await t.app.inject({ url: '/health' })).statusCode, 200);

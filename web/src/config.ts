@@ -2,7 +2,7 @@ import type { WebAppSettings } from '../../src/platform/web-apps.ts';
 
 export type { WebAppSettings };
 
-const FALLBACK: WebAppSettings = { mapTileUrl: '', mapAttribution: '', checkoutUrl: '' };
+const FALLBACK: WebAppSettings = { mapTileUrl: '', mapAttribution: '', checkoutUrl: '', driverApprovalRequired: false };
 
 /** The service's settings for the apps (/app/config.json), read once at start; without them maps show no tiles and online payment is off. */
 export async function loadSettings(): Promise<WebAppSettings> {

@@ -174,7 +174,7 @@ function SignedIn({ api, settings }: Props) {
         void api.client.signOut();
       }}
     >
-      {route === '/profile' && <ProfileScreen api={api} profile={profile ?? null} onSaved={setProfile} />}
+      {route === '/profile' && <ProfileScreen api={api} profile={profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={setProfile} />}
       {route === '/earnings' && <EarningsScreen api={api} />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' && (

@@ -6,15 +6,23 @@ import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 
 const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
-  pending: 'Waiting for an operator to approve your vehicle (where approval is required).',
+  pending: 'Waiting for an operator to approve your vehicle: you get ride offers once they do.',
   approved: 'Approved by an operator.',
   rejected: 'Not approved by an operator',
 };
 
 const blank: ProfileBody = { vehicleType: 'mini', vehicleNumber: '', vehicleModel: '', acAvailable: false };
 
+interface Props {
+  api: Api;
+  profile: DriverProfile | null;
+  /** DRIVER_APPROVAL_REQUIRED: without it no driver waits for an operator, so nothing is said of approval. */
+  approvalRequired: boolean;
+  onSaved: (profile: DriverProfile) => void;
+}
+
 /** The driver's vehicle: offers match its type. */
-export function ProfileScreen({ api, profile, onSaved }: { api: Api; profile: DriverProfile | null; onSaved: (profile: DriverProfile) => void }) {
+export function ProfileScreen({ api, profile, approvalRequired, onSaved }: Props) {
   const [form, setForm] = useState<ProfileBody>(blank);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
@@ -39,7 +47,8 @@ export function ProfileScreen({ api, profile, onSaved }: { api: Api; profile: Dr
     >
       <h2 id="profile-title">Your vehicle</h2>
       {!profile && <Notice kind="warn">Add your vehicle to receive ride offers.</Notice>}
-      {profile && (
+      {profile && !approvalRequired && <Notice>You get ride offers as soon as you go online.</Notice>}
+      {profile && approvalRequired && (
         <Notice kind={profile.approval === 'rejected' ? 'warn' : 'info'}>
           {APPROVAL_TEXT[profile.approval]}
           {profile.approval === 'rejected' && profile.approvalReason ? `: ${profile.approvalReason}` : ''}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { AdminDriver, Approval } from '../api/types.ts';
-import { Choice, ErrorNotice, Field } from '../ui/components.tsx';
+import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
@@ -9,15 +9,25 @@ import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { APPROVAL_LABELS } from './ops-labels.ts';
 
-/** Drivers with a vehicle, by approval: the queue (pending) first; approve or reject with a reason. */
-export function DriversScreen({ api }: { api: Api }) {
-  const [approval, setApproval] = useState<Approval>('pending');
-  const drivers = usePages((cursor) => api.admin.drivers({ approval, cursor }), approval);
+/**
+ * Drivers with a vehicle. Where approval is required (DRIVER_APPROVAL_REQUIRED), the queue (pending)
+ * first, to approve or reject with a reason; where it is not, every driver drives without it, so
+ * there is no queue: all of them, newest first, with decisions that count if approval is turned on.
+ */
+export function DriversScreen({ api, approvalRequired }: { api: Api; approvalRequired: boolean }) {
+  const [approval, setApproval] = useState<Approval | ''>(approvalRequired ? 'pending' : '');
+  const drivers = usePages((cursor) => api.admin.drivers({ approval: approval || undefined, cursor }), approval);
   return (
     <section class="stack" aria-labelledby="drivers-title">
-      <h2 id="drivers-title">Driver approval</h2>
+      <h2 id="drivers-title">{approvalRequired ? 'Driver approval' : 'Drivers'}</h2>
+      {!approvalRequired && (
+        <Notice>
+          Approval is off on this service (DRIVER_APPROVAL_REQUIRED is not set): every driver with a vehicle gets ride offers, and nobody waits here. Decisions made
+          here count once it is turned on.
+        </Notice>
+      )}
       <Field label="Show drivers">
-        <Choice name="approval" value={approval} labels={APPROVAL_LABELS} onChange={setApproval} />
+        <Choice name="approval" value={approval} labels={APPROVAL_LABELS} any="All" onChange={setApproval} />
       </Field>
       <ErrorNotice message={drivers.load.error} />
       {drivers.items?.length === 0 && <p class="muted">No driver here.</p>}

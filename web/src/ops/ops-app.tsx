@@ -23,7 +23,7 @@ const LINKS: NavLink[] = [
   { route: '/', label: 'Live' },
   { route: '/rides', label: 'Rides' },
   { route: '/users', label: 'Accounts' },
-  { route: '/drivers', label: 'Driver approval' },
+  { route: '/drivers', label: 'Drivers' },
   { route: '/deletions', label: 'Deletion requests' },
   { route: '/complaints', label: 'Complaints' },
   { route: '/pricing', label: 'Pricing' },
@@ -56,7 +56,7 @@ export function OpsApp({ api, settings }: Props) {
       {route === '/' && <LiveScreen api={api} settings={settings} />}
       {route === '/rides' && (ride ? <RideScreen key={ride[1]} api={api} rideId={Number(ride[1])} /> : <RidesScreen api={api} />)}
       {route === '/users' && <UsersScreen api={api} />}
-      {route === '/drivers' && <DriversScreen api={api} />}
+      {route === '/drivers' && <DriversScreen api={api} approvalRequired={settings.driverApprovalRequired} />}
       {route === '/deletions' && <DeletionsScreen api={api} />}
       {route === '/complaints' && <ComplaintsScreen api={api} />}
       {route === '/pricing' && <PricingScreen api={api} />}
