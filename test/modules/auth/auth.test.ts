@@ -123,6 +123,10 @@ describe('sign-up, login, refresh and logout', () => {
     const { otp } = await requestOtp(t, outsider);
     const refused = await call(t.app, 'POST', '/auth/signup', { body: { name: 'X', email: outsider, password, otp, role: 'ADMIN' } });
     assert.equal(refused.status, 403);
+    // The refusal says how to get in: the variable that lists operators, and the command that makes one.
+    assert.equal(refused.body.code, 'ADMIN_NOT_ALLOWED');
+    assert.match(refused.body.message, /ADMIN_EMAILS/);
+    assert.match(refused.body.message, /npm run create-admin/);
     // The refusal did not burn the code.
     const asUser = await call(t.app, 'POST', '/auth/signup', { body: { name: 'X', email: outsider, password, otp } });
     assert.equal(asUser.status, 200);

@@ -46,6 +46,7 @@ export function OpsApp({ api, settings }: Props) {
         role="ADMIN"
         admits={(role) => role === 'ADMIN'}
         refusal="This account is not an operator account."
+        signUpNote="Only e-mails listed in the service's ADMIN_EMAILS may sign up here. Whoever runs the service can also make an operator account with npm run create-admin -- --email you@example.com --password '…'."
       />
     );
   }

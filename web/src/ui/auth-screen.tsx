@@ -14,18 +14,21 @@ interface Props {
   admits: (role: Role) => boolean;
   /** What to say to an account this app does not admit. */
   refusal: string;
+  /** Who may sign up here, when not everyone may (the console: ADMIN_EMAILS, or npm run create-admin). */
+  signUpNote?: string;
 }
 
 type Step = 'login' | 'signup' | 'code';
 
 /** Log in, or sign up with the code the service e-mails. */
-export function AuthScreen({ api, title, intro, role, admits, refusal }: Props) {
+export function AuthScreen({ api, title, intro, role, admits, refusal, signUpNote }: Props) {
   const [step, setStep] = useState<Step>('login');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [sentTo, setSentTo] = useState('');
+  // Where the code went: by e-mail, or (a service without SMTP_URL) into the service's log.
+  const [sent, setSent] = useState({ to: '', emailSent: true });
 
   const logIn = async () => {
     const session = await api.auth.login({ email, password, role });
@@ -36,8 +39,8 @@ export function AuthScreen({ api, title, intro, role, admits, refusal }: Props) 
   };
   const login = useAction(logIn);
   const requestCode = useAction(async () => {
-    await api.auth.requestOtp({ name, email });
-    setSentTo(email);
+    const { emailSent } = await api.auth.requestOtp({ name, email });
+    setSent({ to: email, emailSent });
     setStep('code');
   });
   const signUp = useAction(async () => {
@@ -90,6 +93,7 @@ export function AuthScreen({ api, title, intro, role, admits, refusal }: Props) 
             }}
           >
             <h2>Create an account</h2>
+            {signUpNote && <Notice>{signUpNote}</Notice>}
             <Field label="Your name">
               <input name="name" autocomplete="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
             </Field>
@@ -111,8 +115,15 @@ export function AuthScreen({ api, title, intro, role, admits, refusal }: Props) 
             }}
           >
             <h2>Enter your code</h2>
-            <Notice>We sent a code to {sentTo}. It is valid for 10 minutes.</Notice>
-            <Field label="Code from the e-mail">
+            {sent.emailSent ? (
+              <Notice>We sent a code to {sent.to}. It is valid for 10 minutes.</Notice>
+            ) : (
+              <Notice>
+                This service sends no e-mail (it has no SMTP_URL): the code for {sent.to} was written to the service's log, as "Your sign-up code is …". Whoever runs
+                the service finds it there. It is valid for 10 minutes.
+              </Notice>
+            )}
+            <Field label={sent.emailSent ? 'Code from the e-mail' : 'Code from the log'}>
               <input name="otp" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required maxLength={6} value={code} onInput={(e) => setCode(e.currentTarget.value)} />
             </Field>
             <Field label="Choose a password" hint="8 to 128 characters.">
