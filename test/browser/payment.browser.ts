@@ -90,3 +90,37 @@ test('a rider pays a completed ride online through the provider checkout and see
   await rider.check('paid');
   await context.close();
 });
+
+test('when the checkout cannot be reached, the rider pays the driver in cash instead', async () => {
+  // A checkout script nobody serves: the shape of a misconfigured RAZORPAY_CHECKOUT_URL, or no network.
+  const unreachable = await startWebServer({ ...provider.env, RAZORPAY_CHECKOUT_URL: 'http://127.0.0.1:9/v1/checkout.js' });
+  try {
+    const riderAccount = await accountOverHttp(unreachable, 'USER', 'Meera Rider');
+    const driver = await accountOverHttp(unreachable, 'DRIVER', 'Kiran Driver');
+    const booked = await ok(
+      http(`${unreachable.url}/rides/book`, 'POST', { pickupLocation: 'MG Road Metro', dropLocation: 'Forum Mall', pickupLat: 12.9756, pickupLon: 77.6066, dropLat: 12.9346, dropLon: 77.6113, paymentMode: 'UPI' }, riderAccount.token),
+      'book',
+    );
+    const context = await phone(browser);
+    const rider = new Screens(await context.newPage(), 'rider-cash-instead');
+    rider.tolerateFailuresFrom('http://127.0.0.1:9/');
+    const page = rider.page;
+    await logIn(rider, `${unreachable.url}/app/`, riderAccount);
+    await page.getByRole('heading', { name: 'Finding a driver' }).waitFor();
+    await ok(http(`${unreachable.url}/rides/status/${booked.id}`, 'POST', { status: 'ACCEPTED', driverId: String(driver.id) }, driver.token), 'accept');
+    await ok(http(`${unreachable.url}/rides/status/${booked.id}`, 'POST', { status: 'PICKED', otp: booked.startOtp }, driver.token), 'pick up');
+    await ok(http(`${unreachable.url}/rides/status/${booked.id}`, 'POST', { status: 'COMPLETED', otp: booked.endOtp }, driver.token), 'complete');
+    await page.getByRole('heading', { name: 'Completed' }).waitFor();
+    await page.getByRole('button', { name: `Pay ₹${booked.fare} online` }).click();
+    await page.getByText('The payment page could not be reached. You can try again, or pay your driver in cash.').waitFor();
+    await rider.check('checkout-unreachable');
+    await page.getByRole('button', { name: `Pay ₹${booked.fare} in cash instead` }).click();
+    await page.getByText(`Paid ₹${booked.fare} in cash to your driver.`).waitFor();
+    const ride = await ok(http(`${unreachable.url}/rides/status/${booked.id}`, 'GET', undefined, driver.token), 'ride');
+    assert.deepEqual([ride.paymentMode, ride.paymentStatus], ['CASH', 'PAID'], 'the driver sees a cash ride, paid');
+    await rider.check('paid-in-cash');
+    await context.close();
+  } finally {
+    await unreachable.stop();
+  }
+});

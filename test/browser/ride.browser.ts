@@ -93,13 +93,17 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
   await d.getByRole('timer').waitFor();
   await driver.check('offer');
   await offer.getByRole('button', { name: 'Accept' }).click();
-  // By the rider's name, though the accept answer and the ride's updates do not carry it.
+  // By the rider's name, though the accept answer does not carry it.
   await d.getByRole('heading', { name: 'Pick up Asha Rider' }).waitFor();
   assert.match((await d.getByRole('link', { name: /Directions to the pickup/ }).getAttribute('href'))!, /destination=12\.9756,77\.6066/);
   await driver.check('to-pickup');
 
   // The rider follows the driver coming: each new position moves the marker and the ETA.
   await r.getByRole('heading', { name: 'Driver on the way' }).waitFor();
+  // Who is coming, to check before getting in: the driver's name, the vehicle and its plate.
+  await r.getByRole('heading', { name: 'Your driver' }).waitFor();
+  await r.getByText('Ravi Driver', { exact: true }).waitFor();
+  assert.equal(await r.getByTestId('plate').textContent(), 'KA01AB1234');
   await r.locator('.pin-driver').waitFor();
   let position = await driverMarker(r);
   const firstEta = await r.getByTestId('eta').textContent();
@@ -122,8 +126,9 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
   await d.getByLabel("Rider's end code").fill(endCode);
   await d.getByRole('button', { name: 'Complete the ride' }).click();
   await d.getByText(/Ride completed: .*Collect it in cash\./).waitFor();
-  await d.getByLabel('Rate your rider (1–5)').selectOption('5');
-  await d.getByRole('button', { name: 'Rate' }).click();
+  // Stars, as the rider rates.
+  await d.locator('.stars label').nth(4).click();
+  await d.getByRole('button', { name: 'Send rating' }).click();
   await d.getByText('You rated your rider 5 of 5.').waitFor();
   await driver.check('completed');
 

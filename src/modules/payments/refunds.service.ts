@@ -57,8 +57,9 @@ export class Refunds {
    * with the ride locked in this transaction (after recording a payment, or in its cancellation).
    */
   async settle(tx: Tx, ride: RideMoney, requestedBy: number | null = null): Promise<Recorded> {
-    // A payment of the ride makes it PAID in the same transaction: without one there is nothing to look up.
-    if (ride.paymentReference === null) return { refunds: [], ride: undefined };
+    // A payment of the ride makes it PAID in the same transaction: without one (and unless the rider
+    // paid the driver in cash, so any online payment is surplus) there is nothing to look up.
+    if (ride.paymentReference === null && !ride.paidInCash) return { refunds: [], ride: undefined };
     const { sessions, refunds } = await this.#moneyOf(tx, ride.id);
     const excess = paidOf(sessions) - ride.owedInr * 100 - refundedOf(refunds);
     if (excess <= 0) return { refunds: [], ride: undefined };

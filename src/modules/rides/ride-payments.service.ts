@@ -13,18 +13,22 @@ export interface RideMoney {
   status: RideStatus;
   /** The provider payment that paid the ride, if one did. */
   paymentReference: string | null;
-  /** What the rider owes in rupees: the fare, or the fee of a cancelled ride (0 without one). */
+  /** What the rider owes online in rupees: the fare, or the fee of a cancelled ride (0 without one, and 0 once paid in cash). */
   owedInr: number;
+  /** Completed and paid to the driver in cash: an online payment that still arrives is refunded whole. */
+  paidInCash: boolean;
   refundedInr: number;
 }
 
 export function moneyOf(row: repository.RideRow): RideMoney {
+  const paidInCash = row.status === 'COMPLETED' && row.payment_status === 'PAID' && row.payment_mode === 'CASH' && row.payment_reference === null;
   return {
     id: row.id,
     riderId: row.rider_id,
     status: row.status as RideStatus,
     paymentReference: row.payment_status === 'PAID' ? row.payment_reference : null,
-    owedInr: row.status === 'CANCELLED' ? (row.cancellation_fee ?? 0) : row.fare,
+    paidInCash,
+    owedInr: paidInCash ? 0 : row.status === 'CANCELLED' ? (row.cancellation_fee ?? 0) : row.fare,
     refundedInr: row.refunded_amount,
   };
 }

@@ -20,6 +20,7 @@ import { RideCodes } from './ride-codes.ts';
 import { RideDispatch } from './ride-dispatch.service.ts';
 import { RideFeedback } from './ride-feedback.service.ts';
 import { RideLifecycle } from './ride-lifecycle.service.ts';
+import { RidePaymentMode } from './ride-payment-mode.ts';
 import { RidePayments } from './ride-payments.service.ts';
 import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
@@ -68,6 +69,8 @@ export interface RideServices {
   tracking: RideTracking;
   queries: RideQueries;
   payments: RidePayments;
+  /** The rider's choice of how to pay (cash when the online checkout fails). */
+  paymentMode: RidePaymentMode;
   /** Other modules hook into steps here (payments on cancellation, dispatch on accept). */
   transitions: RideTransitions;
   /** Committed changes, for modules that follow rides (dispatch). */
@@ -105,6 +108,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     tracking,
     queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
     payments: new RidePayments(db, updates),
+    paymentMode: new RidePaymentMode({ db, transactions, updates }),
     transitions,
     updates,
     dispatch: new RideDispatch({ db, transactions, notifications, updates }),

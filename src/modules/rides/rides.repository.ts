@@ -171,6 +171,28 @@ export function setPaid(db: WriteDb, id: number, reference: string): Promise<Rid
     .executeTakeFirst();
 }
 
+/**
+ * The rider's new payment mode, in one conditional statement: any mode while the ride is open, and
+ * only CASH once it is COMPLETED (then PAID: the driver collects it, as at a cash ride's completion).
+ * Never for a paid or cancelled ride, nor someone else's. The ride as it is now, or undefined.
+ */
+export function setPaymentMode(db: WriteDb, id: number, riderId: number, mode: string): Promise<RideRow | undefined> {
+  if (id > MAX_ID) return Promise.resolve(undefined);
+  const ended = mode === 'CASH' ? ['CANCELLED'] : ['CANCELLED', 'COMPLETED'];
+  return db
+    .updateTable('rides')
+    .set((eb) => ({
+      payment_mode: mode,
+      payment_status: eb.case().when('status', '=', 'COMPLETED').then('PAID').else(eb.ref('payment_status')).end(),
+    }))
+    .where('id', '=', id)
+    .where('rider_id', '=', riderId)
+    .where('payment_status', '!=', 'PAID')
+    .where('status', 'not in', ended)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** FAILED, unless the ride is PAID already. */
 export async function setPaymentFailed(db: WriteDb, id: number): Promise<void> {
   await db.updateTable('rides').set({ payment_status: 'FAILED' }).where('id', '=', id).where('payment_status', '!=', 'PAID').execute();

@@ -19,6 +19,7 @@ import {
   LocationBody,
   LocationResponse,
   NearbyQuery,
+  PaymentModeBody,
   PublicRide,
   RATING_MESSAGE,
   Ride,
@@ -130,6 +131,17 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => rides.feedback.give(authUser(request), request.params.rideId, request.body.rating, request.body.comment));
+
+  app.post('/:rideId/payment-mode', {
+    config: { roles: RIDER_ROLES },
+    schema: {
+      tags,
+      summary: 'The rider changes how they pay: any mode before the ride ends; afterwards only CASH, which pays the driver there and then (the ride is PAID)',
+      params: RideIdParams,
+      body: PaymentModeBody,
+      response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.paymentMode.change(authUser(request), request.params.rideId, request.body.paymentMode));
 
   app.post('/cancel/:rideId', {
     schema: {

@@ -62,6 +62,10 @@ export const FeedbackBody = Type.Object({
 
 export const LocationBody = Type.Object({ lat: Latitude, lon: Longitude });
 
+export const PaymentModeBody = Type.Object({
+  paymentMode: Type.String({ maxLength: 20, description: `One of ${PAYMENT_MODES.join(', ')}; once the ride has ended, only CASH` }),
+});
+
 export const ListQuery = PageQuery;
 
 export const NearbyQuery = Type.Object({

@@ -33,6 +33,7 @@ import type {
   NotificationPage,
   Offer,
   OrderBody,
+  PaymentModeBody,
   OrderResponse,
   Overview,
   PricingHistory,
@@ -77,6 +78,8 @@ export function createApi(storageKey: string) {
       cancellationQuote: (rideId: number) => client.get<CancellationQuote>(`/rides/cancel/${rideId}`),
       cancel: (rideId: number, body: CancelBody) => client.post<Ride>(`/rides/cancel/${rideId}`, body),
       feedback: (rideId: number, body: FeedbackBody) => client.post<Ride>(`/rides/feedback/${rideId}`, body),
+      /** How the rider pays: any mode while the ride is open; after it, CASH only (paid to the driver at once). */
+      paymentMode: (rideId: number, body: PaymentModeBody) => client.post<Ride>(`/rides/${rideId}/payment-mode`, body),
       report: (rideId: number, position: { lat: number; lon: number }) => client.post<LocationResponse>(`/rides/location/${rideId}`, position),
     },
     drivers: {

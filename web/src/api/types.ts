@@ -15,6 +15,7 @@ import type {
   EstimateQuery,
   FeedbackBody as FeedbackSchema,
   LocationResponse,
+  PaymentModeBody as PaymentModeSchema,
   PublicRide,
   Ride,
   RideStatus,
@@ -103,6 +104,7 @@ export type RequestOtpBody = Static<typeof RequestOtpSchema>;
 export type RequestOtpResponse = Static<typeof RequestOtpReply>;
 export type CancelBody = Static<typeof CancelSchema>;
 export type FeedbackBody = Static<typeof FeedbackSchema>;
+export type PaymentModeBody = Static<typeof PaymentModeSchema>;
 export type DeclineBody = Static<typeof DeclineSchema>;
 export type NotificationPage = Static<typeof NotificationPageSchema>;
 export type OrderResponse = Static<typeof OrderSchema>;

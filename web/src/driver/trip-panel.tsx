@@ -7,6 +7,7 @@ import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.ts
 import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { money } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
@@ -24,7 +25,7 @@ interface Props {
 export function TripPanel({ api, ride, position, onRide }: Props) {
   const [code, setCode] = useState('');
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const [rating, setRating] = useState(5);
+  const [rating, setRating] = useState(0);
   const step = useAction(async () => {
     const status = ride.status === 'ACCEPTED' ? 'PICKED' : 'COMPLETED';
     onRide(await api.rides.change(ride.id, { status, otp: code.trim() }));
@@ -89,23 +90,15 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
           </Notice>
           {ride.driverRating === null ? (
             <form
-              class="row"
+              class="stack"
               onSubmit={(event) => {
                 event.preventDefault();
                 void rate.run();
               }}
             >
-              <Field label="Rate your rider (1–5)">
-                <select name="rating" value={rating} onChange={(event) => setRating(Number(event.currentTarget.value))}>
-                  {[5, 4, 3, 2, 1].map((value) => (
-                    <option key={value} value={value}>
-                      {value}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <button type="submit" disabled={rate.busy}>
-                Rate
+              <Stars legend={<h3>How was your rider?</h3>} value={rating} onChange={setRating} />
+              <button type="submit" disabled={rating === 0 || rate.busy}>
+                {rate.busy ? 'Sending…' : 'Send rating'}
               </button>
             </form>
           ) : (

@@ -120,7 +120,7 @@ export function BookScreen({ api, settings, onBooked }: Props) {
                   <strong>{RIDE_TYPE_LABELS[estimate.rideType]}</strong>
                   <br />
                   <span class="muted">
-                    pickup in {estimate.etaMinMinutes}–{minutes(estimate.etaMaxMinutes)}
+                    {estimate.driverNearby === false ? 'no driver nearby right now' : `pickup in ${estimate.etaMinMinutes}–${minutes(estimate.etaMaxMinutes)}`}
                   </span>
                 </span>
                 <strong>{money(estimate.fare)}</strong>

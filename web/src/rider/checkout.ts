@@ -31,14 +31,20 @@ declare global {
   }
 }
 
+/** The provider's checkout script could not be loaded (no network, a blocked or misconfigured RAZORPAY_CHECKOUT_URL): no order was made. */
+export class CheckoutUnreachable extends Error {}
+
 /**
  * Pays online: the service creates the provider order, the provider's checkout (its script at
  * `checkoutUrl`, Razorpay's checkout.js or the development stand-in's) takes the money, and the
  * service verifies the checkout's signature, which marks the ride paid. Answers the service's word.
+ * `description` names what is paid for, in the checkout.
  */
-export async function payOnline(api: Api, checkoutUrl: string, order: OrderBody, payer: string): Promise<string> {
+export async function payOnline(api: Api, checkoutUrl: string, order: OrderBody, payer: string, description: string): Promise<string> {
+  // The checkout first: an order made for a checkout that then cannot open would stay open at the provider.
+  await loadScript(checkoutUrl);
   const created = await api.payments.order(order);
-  const paid = await openCheckout(checkoutUrl, created, payer);
+  const paid = await openCheckout(created, payer, description);
   const verdict = await api.payments.verify({
     orderId: paid.razorpay_order_id || created.orderId,
     paymentId: paid.razorpay_payment_id,
@@ -49,10 +55,9 @@ export async function payOnline(api: Api, checkoutUrl: string, order: OrderBody,
   return verdict.message;
 }
 
-async function openCheckout(checkoutUrl: string, order: OrderResponse, payer: string): Promise<CheckoutSuccess> {
-  await loadScript(checkoutUrl);
+async function openCheckout(order: OrderResponse, payer: string, description: string): Promise<CheckoutSuccess> {
   const Razorpay = window.Razorpay;
-  if (!Razorpay) throw new Error('The payment page could not be opened. Try again, or pay in cash.');
+  if (!Razorpay) throw new CheckoutUnreachable('The payment page could not be opened.');
   return new Promise((resolve, reject) => {
     // A failed attempt leaves the checkout open for another try; only closing it ends the payment.
     let failure = '';
@@ -61,8 +66,8 @@ async function openCheckout(checkoutUrl: string, order: OrderResponse, payer: st
       order_id: order.orderId,
       amount: order.amount,
       currency: order.currency,
-      name: 'Ride',
-      description: 'Your ride',
+      name: 'Ride-hailing',
+      description,
       prefill: { name: payer },
       handler: resolve,
       modal: { ondismiss: () => reject(new Error(failure ? `Payment failed: ${failure}` : 'Payment cancelled: nothing was charged.')) },
@@ -73,7 +78,7 @@ async function openCheckout(checkoutUrl: string, order: OrderResponse, payer: st
 }
 
 function loadScript(src: string): Promise<void> {
-  if (!src) return Promise.reject(new Error('Online payment is not available right now. Please pay in cash.'));
+  if (!src) return Promise.reject(new CheckoutUnreachable('Online payment is not available right now.'));
   if (document.querySelector(`script[src="${src}"]`)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
@@ -81,7 +86,7 @@ function loadScript(src: string): Promise<void> {
     script.onload = () => resolve();
     script.onerror = () => {
       script.remove();
-      reject(new Error('The payment page could not be reached. Check your connection, or pay in cash.'));
+      reject(new CheckoutUnreachable('The payment page could not be reached.'));
     };
     document.head.append(script);
   });

@@ -6,29 +6,44 @@ import { ErrorNotice, Notice } from '../ui/components.tsx';
 import { money } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useSession } from '../ui/use-session.ts';
-import { payOnline } from './checkout.ts';
+import { CheckoutUnreachable, payOnline } from './checkout.ts';
 
 interface Props {
   api: Api;
   /** The provider's checkout script (/app/config.json). */
   checkoutUrl: string;
   ride: Ride;
+  onRide: (ride: Ride) => void;
 }
 
 /**
  * What the ride still owes (its fare, or the cancellation fee) and how to pay it. Paid shows only
- * once the service says so: the ride.updated message that follows the verified payment.
+ * once the service says so: the ride.updated message that follows the verified payment. When the
+ * online checkout cannot be reached after a ride, the rider may pay the driver in cash instead.
  */
-export function PaymentPanel({ api, checkoutUrl, ride }: Props) {
+export function PaymentPanel({ api, checkoutUrl, ride, onRide }: Props) {
   const session = useSession(api.client);
   const [verified, setVerified] = useState('');
+  const [unreachable, setUnreachable] = useState(false);
   const owed = ride.status === 'CANCELLED' ? (ride.cancellationFee ?? 0) : ride.fare;
   const online = parseOnlinePaymentMode(ride.paymentMode);
+  const what = ride.status === 'CANCELLED' ? `Cancellation fee of ride ${ride.id}` : `Ride ${ride.id} from ${ride.pickupLocation ?? 'a pinned point'} to ${ride.dropLocation ?? 'a pinned point'}`;
   const pay = useAction(async () => {
-    setVerified(await payOnline(api, checkoutUrl, { amountInInr: owed, rideId: ride.id, paymentMode: online ?? 'UPI', rideSummary: `Ride ${ride.id}` }, session?.name ?? ''));
+    setUnreachable(false);
+    try {
+      setVerified(await payOnline(api, checkoutUrl, { amountInInr: owed, rideId: ride.id, paymentMode: online ?? 'UPI', rideSummary: `Ride ${ride.id}` }, session?.name ?? '', what));
+    } catch (error) {
+      if (error instanceof CheckoutUnreachable) setUnreachable(true);
+      throw error;
+    }
   });
-  if (ride.paymentStatus === 'PAID') return <Notice>Paid {money(owed)}. Thank you!</Notice>;
+  const cash = useAction(async () => onRide(await api.rides.paymentMode(ride.id, { paymentMode: 'CASH' })));
+  if (ride.paymentStatus === 'PAID') {
+    return <Notice>{ride.paymentMode === 'CASH' && ride.status === 'COMPLETED' ? `Paid ${money(owed)} in cash to your driver.` : `Paid ${money(owed)}. Thank you!`}</Notice>;
+  }
   if (verified) return <Notice>{verified}. Your ride shows as paid in a moment.</Notice>;
+  // Cash goes to the driver, who is there at the end of a ride; a cancellation fee is paid online only.
+  const cashInstead = unreachable && ride.status === 'COMPLETED';
   return (
     <div class="card stack">
       <h3>Payment</h3>
@@ -38,13 +53,19 @@ export function PaymentPanel({ api, checkoutUrl, ride }: Props) {
           <p class="flush">
             {ride.status === 'CANCELLED' ? 'Cancellation fee' : 'Amount'}: <strong>{money(owed)}</strong>
           </p>
-          <button type="button" disabled={pay.busy} onClick={() => void pay.run()}>
+          <button type="button" disabled={pay.busy || cash.busy} onClick={() => void pay.run()}>
             {pay.busy ? 'Paying…' : `Pay ${money(owed)} online`}
           </button>
         </>
       )}
       {ride.paymentStatus === 'FAILED' && <Notice kind="warn">The last payment failed; you can try again.</Notice>}
-      <ErrorNotice message={pay.error} />
+      <ErrorNotice message={pay.error && (cashInstead ? `${pay.error} You can try again, or pay your driver in cash.` : unreachable ? `${pay.error} Try again later.` : pay.error)} />
+      {cashInstead && (
+        <button type="button" class="secondary" disabled={cash.busy} onClick={() => void cash.run()}>
+          {cash.busy ? 'Switching…' : `Pay ${money(owed)} in cash instead`}
+        </button>
+      )}
+      <ErrorNotice message={cash.error} />
     </div>
   );
 }

@@ -2,9 +2,8 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
-
-const STARS = [1, 2, 3, 4, 5] as const;
 
 /** The rider rates the driver once the ride is completed. */
 export function RatingForm({ api, ride, onRide }: { api: Api; ride: Ride; onRide: (ride: Ride) => void }) {
@@ -22,20 +21,7 @@ export function RatingForm({ api, ride, onRide }: { api: Api; ride: Ride; onRide
         void send.run();
       }}
     >
-      <fieldset class="stack bare">
-        <legend>
-          <h3>How was your ride?</h3>
-        </legend>
-        <div class="stars">
-          {STARS.map((value) => (
-            <label key={value} title={`${value} of 5`}>
-              <input type="radio" name="rating" value={value} checked={rating === value} onChange={() => setRating(value)} />
-              <span aria-hidden="true">{value <= rating ? '★' : '☆'}</span>
-              <span class="visually-hidden">{value} of 5</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Stars legend={<h3>How was your ride?</h3>} value={rating} onChange={setRating} />
       <Field label="Comment (optional)">
         <textarea name="comment" maxLength={600} rows={2} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
       </Field>

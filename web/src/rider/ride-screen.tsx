@@ -2,7 +2,8 @@ import { useMemo, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/events.ts';
 import { durationMinutes, roadDistanceKm } from '../../../src/modules/pricing/pricing.model.ts';
 import type { Api } from '../api/endpoints.ts';
-import type { Ride } from '../api/types.ts';
+import type { ComponentChildren } from 'preact';
+import type { Ride, RideType } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
@@ -60,6 +61,21 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(durationMinutes(away))} ({km(away)})
         </p>
       )}
+      {following && ride.driverName !== undefined && (
+        <div class="card" aria-labelledby="driver-title">
+          <h3 id="driver-title">Your driver</h3>
+          <Facts
+            items={[
+              ['Driver', ride.driverName],
+              ...(ride.vehicleType || ride.vehicleModel
+                ? [['Vehicle', [ride.vehicleType && RIDE_TYPE_LABELS[ride.vehicleType as RideType], ride.vehicleModel].filter(Boolean).join(' · ')] as [string, string]]
+                : []),
+              ...(ride.vehicleNumber ? [['Plate', <strong data-testid="plate">{ride.vehicleNumber}</strong>] as [string, ComponentChildren]] : []),
+            ]}
+          />
+          {ride.vehicleNumber && ride.status === 'ACCEPTED' && <p class="muted flush">Check the plate before you get in.</p>}
+        </div>
+      )}
       <MapView settings={settings} label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
         <div class="card">
@@ -97,7 +113,7 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
         </Notice>
       )}
-      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} checkoutUrl={settings.checkoutUrl} ride={ride} />}
+      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} checkoutUrl={settings.checkoutUrl} ride={ride} onRide={onRide} />}
       {ride.status === 'COMPLETED' && <RatingForm api={api} ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
