@@ -1,5 +1,5 @@
 import type { AuthService } from '../auth/auth.service.ts';
-import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
+import type { DriverProfiles, Vehicle } from '../drivers/driver-profiles.service.ts';
 import type { VehicleType } from '../drivers/vehicles.ts';
 import type { RideRow } from './rides.repository.ts';
 
@@ -34,7 +34,7 @@ export class RidePeople {
     const driverIds = rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
     const [users, vehicles] = await Promise.all([
       this.#users.findUsers([...rows.map((row) => row.rider_id), ...driverIds]),
-      driverIds.length > 0 ? this.#profiles.vehicles(driverIds) : new Map(),
+      driverIds.length > 0 ? this.#profiles.vehicles(driverIds) : new Map<number, Vehicle>(),
     ]);
     return {
       riderName: (row) => users.get(row.rider_id)?.name,

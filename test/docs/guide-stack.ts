@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../helpers/server-process.ts';
+
+// docs/api-guide.md's first block starts the whole local stack: the service and the payment
+// provider stand-in. Tests run it as written (the install left out: they run in an installed
+// checkout), with both on free ports that are not the defaults, given the way a reader would give
+// them: PORT and PROVIDER_PORT in the environment.
+
+export const GUIDE = join(import.meta.dirname, '../../docs/api-guide.md');
+
+/** The guide's shell blocks, in order. */
+export const guideBlocks = (): string[] => [...readFileSync(GUIDE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+
+export interface GuideStack {
+  /** The service's and the stand-in's addresses. */
+  base: string;
+  provider: string;
+  /** Everything the first terminal showed so far. */
+  log(): string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Runs the guide's start command in `dir` (its database and output go there) until the service listens. */
+export async function startGuideStack(dir: string, env: Record<string, string> = {}): Promise<GuideStack> {
+  const start = /^npm install && (npm run dev)$/.exec(guideBlocks()[0]);
+  assert.ok(start, `the guide's first block starts the stack with npm run dev: ${guideBlocks()[0]}`);
+  const [port, providerPort] = [await freePort(), await freePort()];
+  const logFile = join(dir, 'first-terminal.log');
+  const out = openSync(logFile, 'w');
+  // A process group of its own, so stopping it stops npm, the stand-in and the service together.
+  const child: ChildProcess = spawn('bash', ['-c', start[1]], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      PROVIDER_PORT: String(providerPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: `sqlite:${join(dir, 'guide.db')}`,
+      ...env,
+    },
+    stdio: ['ignore', out, out],
+    detached: true,
+  });
+  const exited = once(child, 'exit');
+  const log = () => readFileSync(logFile, 'utf8');
+  const stop = async () => {
+    if (child.exitCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  while (!log().includes(`Server listening at http://127.0.0.1:${port}`)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      assert.fail(`the guide's stack did not start:\n${log()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { base: `http://127.0.0.1:${port}`, provider: `http://127.0.0.1:${providerPort}`, log, logFile, stop };
+}
