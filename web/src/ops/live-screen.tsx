@@ -10,6 +10,7 @@ import { useAction } from '../ui/use-action.ts';
 import { usePolling } from '../ui/use-polling.ts';
 import { LiveMap, LiveMapLegend, type View } from './live-map.tsx';
 import { INTENSITY_LABELS, LIVE_STATE_LABELS } from './ops-labels.ts';
+import { zoneName } from './zone-names.ts';
 
 /** The figures, the map and its lists are read again this often (the overview costs the same with a million rides). */
 const REFRESH_MS = 5_000;
@@ -150,7 +151,11 @@ function ZonesTable({ zones }: { zones: ZonesResponse | null }) {
           <tbody>
             {zones.zones.map((zone) => (
               <tr key={zone.zone}>
-                <td>{zone.zone}</td>
+                <td>
+                  {zoneName(zone.zone)}
+                  <br />
+                  <small class="muted">{zone.zone}</small>
+                </td>
                 <td>{zone.demand}</td>
                 <td>{zone.supply}</td>
                 <td>
