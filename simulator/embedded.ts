@@ -103,6 +103,8 @@ export async function startEmbedded(options: { dispatchMode: DispatchMode; speed
       RAZORPAY_API_URL: providerUrl,
       // The demo's rider app pays through the stand-in's checkout, not Razorpay's.
       RAZORPAY_CHECKOUT_URL: `${providerUrl}/v1/checkout.js`,
+      // The console's last hour and its waits in the simulated city's time, as the run reports them.
+      SIMULATION_SPEED: String(options.speed),
       ...provider,
       ...dispatch,
     };

@@ -25,7 +25,7 @@ export const FIGURE_ROWS: ReadonlyArray<{ label: string; value(f: Figures): stri
   { label: 'Cancelled after a match: rider / driver / operator', value: (f) => `${f.cancelledAfterMatch.byRider} / ${f.cancelledAfterMatch.byDriver} / ${f.cancelledAfterMatch.byAdmin}` },
   { label: 'Under way when the run ended', value: (f) => `${f.inProgressAtEnd}` },
   { label: 'Driver utilisation', value: (f) => pct(f.driverUtilisation) },
-  { label: 'Surge multiplier (mean / max)', value: (f) => (f.surge === null ? '–' : `${f.surge.mean} / ${f.surge.max}`) },
+  { label: 'Surge charged at booking (mean / max)', value: (f) => (f.surge === null ? '–' : `${f.surge.mean} / ${f.surge.max}`) },
   {
     label: 'Offers: received / accepted / declined / let expire / missed',
     value: (f) => `${f.offers.received} / ${f.offers.accepted} / ${f.offers.declined} / ${f.offers.ignored} / ${f.offers.missed}`,

@@ -200,7 +200,7 @@ function progress(world: World, startMinute: number): string {
     `completed ${rides.filter((r) => r.completedAt !== undefined).length}`,
     `open ${world.openRides().length}`,
     `drivers ${ledger.onlineDrivers} online, ${ledger.busyDrivers} busy`,
-    `surge ${surge}`,
+    `surge charged ${surge}`,
   ].join(' · ')}`;
 }
 

@@ -167,7 +167,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, transitions: rides.transitions, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, rides: rides.cancellation, log: app.log });
   const complaints = new ComplaintsService({ db, transactions, rides: rides.queries, notifications, clock });
-  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
+  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
   serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools() });

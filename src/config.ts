@@ -57,6 +57,7 @@ const EnvSchema = Type.Object({
   }),
   SHUTDOWN_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  SIMULATION_SPEED: Type.Number({ minimum: 1, maximum: 1000, default: 1 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -112,6 +113,11 @@ export interface Config {
   /** SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long /ready fails while requests are still served, before the server stops accepting. */
   shutdownDelaySeconds: number;
   logLevel: string;
+  /**
+   * SIMULATION_SPEED, for simulated cities only (npm run demo, simulate --compare): how many times
+   * faster than the wall clock their people act, so the operators' last-hour figures are in their time.
+   */
+  simulationSpeed: number;
 }
 
 export class ConfigError extends Error {}
@@ -197,6 +203,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL, driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED },
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     logLevel: env.LOG_LEVEL,
+    simulationSpeed: env.SIMULATION_SPEED,
   };
 }
 

@@ -96,6 +96,8 @@ test('an operator follows the service live, approves a driver, blocks a user, ch
   assert.deepEqual(approved.items.map((item: { driverId: number }) => item.driverId), [driver.id]);
   await open(page, 'Live', 'Live');
   await summary.filter({ hasText: 'In view: 1 driver (1 available, 0 on a ride, 0 not cleared)' }).waitFor();
+  // Availability by vehicle type, every type named (the numbers are test/modules/admin/overview.test.ts's).
+  assert.match((await page.getByTestId('available-by-vehicle').textContent())!, /^Available by vehicle: bike \d+ · auto \d+ · mini \d+ · sedan \d+ · suv \d+$/);
 
   // Accounts: find the troublemaker and block them, with a reason.
   await open(page, 'Accounts', 'Accounts');

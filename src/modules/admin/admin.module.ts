@@ -28,6 +28,8 @@ export interface OperatorDependencies {
   clock: Clock;
   /** SERVICE_TIMEZONE: where the overview's day begins. */
   timeZone: string;
+  /** SIMULATION_SPEED: the overview's last hour is a simulated city's hour. */
+  simulationSpeed: number;
   audit: AuditTrail;
   auth: AuthService;
   rides: RideServices;
@@ -55,7 +57,7 @@ export function createOperatorServices(deps: OperatorDependencies): OperatorServ
   // An erased account's complaints lose what the person wrote, like the rest of their text.
   auth.accounts.onErase((tx, userId) => deps.complaints.eraseTextOf(tx, userId));
   return {
-    overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, clock: deps.clock, timeZone: deps.timeZone }),
+    overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, clock: deps.clock, timeZone: deps.timeZone, simulationSpeed: deps.simulationSpeed }),
     rides: new AdminRides({ rides: deps.rides, users: auth, offers: deps.dispatch.offers, payments: deps.payments, complaints: deps.complaints, audit }),
     drivers: new AdminDrivers({ transactions, profiles: deps.profiles, users: auth, notifications: deps.notifications, audit }),
     pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit }),

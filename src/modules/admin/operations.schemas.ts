@@ -1,7 +1,7 @@
 import { Type, type Static, type TProperties } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
 import { IdFilter, Nullable, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
-import { RIDE_TYPES } from '../../platform/vocabulary.ts';
+import { RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
 import { COMPLAINANT_PARTIES, COMPLAINT_CATEGORIES } from '../complaints/complaints.schemas.ts';
 import { OFFER_STATUSES } from '../dispatch/offers.schemas.ts';
 import { DriverProfile } from '../drivers/drivers.schemas.ts';
@@ -31,8 +31,12 @@ export const Overview = Type.Object({
   drivers: Type.Object({
     online: Type.Integer({ minimum: 0, description: 'A position within the last two minutes' }),
     available: Type.Integer({ minimum: 0, description: 'Online, cleared for offers, on no ride and holding no offer' }),
+    availableByVehicle: Type.Object(Object.fromEntries(RIDE_TYPES.map((type) => [type, Count])) as Record<RideType, typeof Count>, {
+      description: 'The available drivers by their vehicle type: a bike rider waits however many SUVs are free',
+    }),
     busy: Type.Integer({ minimum: 0, description: 'On an ACCEPTED or PICKED ride' }),
   }),
+  simulationSpeed: Type.Number({ minimum: 1, description: 'SIMULATION_SPEED: 1, or in a simulated city how many times faster than the wall clock it runs; the last hour and its waits are in its time' }),
   lastHour: Type.Object({
     acceptedRides: Count,
     meanAcceptDelaySeconds: Nullable(Type.Number({ description: 'From booking to acceptance, over the rides accepted in the last hour' })),

@@ -10,11 +10,17 @@ const HOUR_MS = 3_600_000;
 export interface OverviewDependencies {
   stats: Pick<RideStats, 'live' | 'bookedSince' | 'waitsSince'>;
   drivers: Pick<DriversService, 'onlineCount'>;
-  availability: Pick<AvailableDrivers, 'count'>;
+  availability: Pick<AvailableDrivers, 'countByVehicle'>;
   payments: Pick<PaymentsService, 'receivedSince'>;
   clock: Clock;
   /** SERVICE_TIMEZONE: "today" starts at its midnight. */
   timeZone: string;
+  /**
+   * SIMULATION_SPEED (1 but in simulations): a simulated city at 20× lives an hour in three minutes,
+   * and a 40-second wait of its clock takes 2 s of the service's. The last hour and its waits are
+   * then the city's, so they compare with what the simulation reports.
+   */
+  simulationSpeed?: number;
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -32,13 +38,14 @@ export class AdminOverview {
 
   async figures(): Promise<Overview> {
     const now = this.#deps.clock.now();
+    const speed = this.#deps.simulationSpeed ?? 1;
     const todayStartedAt = startOfLocalDay(now, this.#deps.timeZone);
     const [booked, live, waits, online, available, payments] = await Promise.all([
       this.#deps.stats.bookedSince(todayStartedAt),
       this.#deps.stats.live(),
-      this.#deps.stats.waitsSince(now - HOUR_MS),
+      this.#deps.stats.waitsSince(now - HOUR_MS / speed),
       this.#deps.drivers.onlineCount(),
-      this.#deps.availability.count(),
+      this.#deps.availability.countByVehicle(),
       this.#deps.payments.receivedSince(todayStartedAt),
     ]);
     const ridesToday = booked.rides;
@@ -54,14 +61,16 @@ export class AdminOverview {
       payments: { received: payments.count, amountInInr: payments.amountInInr },
       drivers: {
         online,
-        available,
+        available: Object.values(available).reduce((sum, count) => sum + count, 0),
+        availableByVehicle: available,
         busy: live.busyDrivers,
       },
+      simulationSpeed: speed,
       lastHour: {
         acceptedRides: waits.accepted,
-        meanAcceptDelaySeconds: waits.acceptDelayMs === null ? null : round(waits.acceptDelayMs / 1000, 1),
+        meanAcceptDelaySeconds: waits.acceptDelayMs === null ? null : round((waits.acceptDelayMs * speed) / 1000, 1),
         pickedUpRides: waits.picked,
-        meanPickupMinutes: waits.pickupMs === null ? null : round(waits.pickupMs / 60_000, 2),
+        meanPickupMinutes: waits.pickupMs === null ? null : round((waits.pickupMs * speed) / 60_000, 2),
       },
     };
   }

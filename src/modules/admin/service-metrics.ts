@@ -26,9 +26,10 @@ export function serviceMetrics(metrics: Metrics, sources: ServiceMetricsSources)
     Object.entries((await figures()).ridesToday).map(([status, value]) => ({ labels: { status }, value })),
   );
   metrics.gauge('open_requests', 'Rides waiting for a driver now, whenever booked', [], async () => [{ value: (await figures()).openRequests }]);
-  metrics.gauge('drivers', 'Drivers online, available for offers, and busy on a ride now', ['state'], async () =>
-    Object.entries((await figures()).drivers).map(([state, value]) => ({ labels: { state }, value })),
-  );
+  metrics.gauge('drivers', 'Drivers online, available for offers, and busy on a ride now', ['state'], async () => {
+    const { online, available, busy } = (await figures()).drivers;
+    return Object.entries({ online, available, busy }).map(([state, value]) => ({ labels: { state }, value }));
+  });
 
   metrics.total('dispatch_rounds_total', 'Dispatch rounds this instance ran while it led dispatch', () => sources.dispatcher.counts().rounds);
   metrics.total('dispatch_offers_total', 'Ride offers this instance made to drivers', () => sources.dispatcher.counts().offers);

@@ -51,11 +51,11 @@ export class AvailableDrivers {
     return nearest.flat().sort(byDistance)[0];
   }
 
-  /** How many drivers are available now (the operators' overview): supplyByZone without placing each one in a zone. */
-  async count(): Promise<number> {
+  /** How many drivers are available now, by vehicle (the operators' overview): supplyByZone without placing each one in a zone. */
+  async countByVehicle(): Promise<Record<VehicleType, number>> {
     const now = this.#clock.now();
     const positions = await Promise.all(VEHICLE_TYPES.map((vehicle) => this.#indexes[vehicle].fresh(now)));
-    return positions.reduce((sum, list) => sum + list.length, 0);
+    return Object.fromEntries(VEHICLE_TYPES.map((vehicle, i) => [vehicle, positions[i].length])) as Record<VehicleType, number>;
   }
 
   /** Available drivers per zone now (its cost follows the number of available drivers). */

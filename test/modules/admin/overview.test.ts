@@ -85,7 +85,8 @@ describe('GET /admin/overview', () => {
       cancellationRate: 0.25,
       completedFaresInr: done.fare,
       payments: { received: 1, amountInInr: 150 },
-      drivers: { online: 3, available: 1, busy: 1 },
+      drivers: { online: 3, available: 1, availableByVehicle: { bike: 0, auto: 0, mini: 1, sedan: 0, suv: 0 }, busy: 1 },
+      simulationSpeed: 1,
       lastHour: { acceptedRides: 2, meanAcceptDelaySeconds: 60, pickedUpRides: 1, meanPickupMinutes: 4 },
     });
     assert.ok(yesterdays.id < open.id);
@@ -105,5 +106,33 @@ describe('GET /admin/overview', () => {
     // Still waiting, whenever they were booked.
     assert.equal(reply.body.openRequests, 2);
     assert.equal(reply.body.drivers.busy, 1);
+  });
+});
+
+describe('GET /admin/overview of a simulated city (SIMULATION_SPEED)', () => {
+  let op: OperatorApp;
+  before(async () => {
+    op = await operatorApp({ simulationSpeed: 20, dispatch: { mode: 'broadcast', batchMs: 200, offerTtlMs: 15_000, maxMs: 120_000 } });
+  });
+  after(() => op.t.close());
+
+  test("the last hour and its waits are the city's: 3 s of the service's clock are a minute of a city at 20×", async () => {
+    const { t, admin } = op;
+    const [early, late] = await signUpMany(t, 2, 'USER');
+    const [driver, other] = await signUpMany(t, 2, 'DRIVER');
+    // Accepted five wall-clock minutes ago: over an hour ago in the city's time, so not counted.
+    const old = await bookRide(t, early);
+    assertOk(await accept(t, other, old.id));
+    t.clock.advance(5 * MINUTE);
+    // Booked, then accepted 3 s later (a minute of the city's), picked up 12 s after that (4 of its minutes).
+    const ride = await bookRide(t, late);
+    t.clock.advance(3_000);
+    assertOk(await accept(t, driver, ride.id));
+    t.clock.advance(12_000);
+    assertOk(await setStatus(t, driver, ride.id, { status: 'PICKED', otp: ride.startOtp }));
+    const reply = await call(t.app, 'GET', '/admin/overview', { token: admin.token });
+    assertOk(reply);
+    assert.equal(reply.body.simulationSpeed, 20);
+    assert.deepEqual(reply.body.lastHour, { acceptedRides: 1, meanAcceptDelaySeconds: 60, pickedUpRides: 1, meanPickupMinutes: 4 });
   });
 });

@@ -5,7 +5,7 @@ import type { LiveDrivers, LiveDriverState, Overview, PublicRide, ZonesResponse 
 import type { WebAppSettings } from '../config.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { money, secondsOf } from '../ui/format.ts';
-import { keysOf, STATUS_LABELS } from '../ui/labels.ts';
+import { keysOf, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { usePolling } from '../ui/use-polling.ts';
 import { LiveMap, LiveMapLegend, type View } from './live-map.tsx';
@@ -119,6 +119,15 @@ function Figures({ overview }: { overview: Overview }) {
           </div>
         ))}
       </dl>
+      <p class="muted flush" data-testid="available-by-vehicle">
+        Available by vehicle:{' '}
+        {keysOf(RIDE_TYPE_LABELS)
+          .map((type) => `${RIDE_TYPE_LABELS[type].toLowerCase()} ${drivers.availableByVehicle[type]}`)
+          .join(' · ')}
+      </p>
+      {overview.simulationSpeed > 1 && (
+        <p class="muted flush">A simulated city at {overview.simulationSpeed}× speed: the last hour and its waits are in its time.</p>
+      )}
       <p class="muted flush">
         Today's rides by status now:{' '}
         {keysOf(STATUS_LABELS)
@@ -145,7 +154,7 @@ function ZonesTable({ zones }: { zones: ZonesResponse | null }) {
               <th scope="col">Zone</th>
               <th scope="col">Waiting</th>
               <th scope="col">Free drivers</th>
-              <th scope="col">Surge</th>
+              <th scope="col">Surge for a booking now</th>
             </tr>
           </thead>
           <tbody>
