@@ -46,9 +46,10 @@ async function main(): Promise<number> {
   }
   const runs = await runsOf(command, options, stop.signal);
   if (runs.length === 0) return 1;
-  // The terminal gets the totals; the figures over time go to --json and --report.
-  console.log(`\n${figuresTable(runs)}\n\n${figuresJson(runs, { withSeries: false })}`);
-  if (options.json) writeFileSync(options.json, `${figuresJson(runs)}\n`);
+  // The terminal gets the table; the figures as JSON (over time included) go where --json says ('-': here).
+  console.log(`\n${figuresTable(runs)}`);
+  if (options.json === '-') console.log(`\n${figuresJson(runs)}`);
+  else if (options.json) writeFileSync(options.json, `${figuresJson(runs)}\n`);
   if (options.report) {
     writeFileSync(options.report, htmlReport(runs));
     log(`report written to ${options.report}`);

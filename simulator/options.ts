@@ -59,7 +59,7 @@ ${target}  --city NAME|FILE.json     ${cityNames().join(', ')}, or a city file o
   --seed S                  the seed of every choice (default 1)
   --drain T                 simulated minutes to wait for open rides after the last booking (default 90)
   --report FILE.html        also write a page with charts over time
-  --json FILE               also write the figures as JSON
+  --json FILE               also write the figures as JSON (over time included); - prints them after the table
   --help
 
 OSRM_URL in the environment routes cars over roads through an OSRM server. See docs/simulator.md.`;

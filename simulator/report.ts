@@ -56,10 +56,9 @@ export function figuresTable(runs: readonly NamedRun[]): string {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** The figures as JSON: one run's, or every compared run's by name; `withSeries: false` leaves out the figures over time. */
-export function figuresJson(runs: readonly NamedRun[], { withSeries = true } = {}): string {
-  const shown = runs.map((run) => (withSeries ? run : { ...run, figures: { ...run.figures, series: undefined } }));
-  const value = shown.length === 1 ? { settings: shown[0].settings, figures: shown[0].figures } : { runs: shown };
+/** The figures as JSON, over time included: one run's, or every compared run's by name. */
+export function figuresJson(runs: readonly NamedRun[]): string {
+  const value = runs.length === 1 ? { settings: runs[0].settings, figures: runs[0].figures } : { runs };
   return JSON.stringify(value, null, 2);
 }
 
@@ -93,7 +92,11 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; max-wid
 table { border-collapse: collapse; margin: 12px 0 24px; }
 td, th { border: 1px solid #ccc; padding: 4px 10px; text-align: left; }
 th { background: #f3f3f3; }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 16px; }
+figure { margin: 0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 460px), 1fr)); gap: 16px; }
+/* A phone: the page fits its width; the figures table scrolls sideways inside itself when it must. */
+@media (max-width: 600px) { body { margin: 12px; } td, th { padding: 4px 6px; } }
+.table { overflow-x: auto; }
 svg { width: 100%; height: auto; border: 1px solid #e4e4e4; background: #fff; }
 svg text { font: 11px system-ui, sans-serif; fill: #555; }
 </style>
@@ -102,9 +105,11 @@ svg text { font: 11px system-ui, sans-serif; fill: #555; }
 <h1>${escape(title)}</h1>
 <ul>${settings}</ul>
 <h2>Figures</h2>
+<div class="table">
 <table>
 ${table}
 </table>
+</div>
 <h2>Over time</h2>
 <p>Per ${runs[0].figures.intervalMinutes} simulated minutes.</p>
 <div class="charts">

@@ -141,7 +141,8 @@ describe('city simulator', () => {
     for (const { label } of FIGURE_ROWS) assert.ok(page.includes(escaped(label)), `the report names "${label}"`);
     for (const { title } of CHARTS) assert.ok(page.includes(escaped(title)), `the report charts "${title}"`);
     assert.doesNotMatch(page, /<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!127\.0\.0\.1)/, 'no resource outside the page');
-    // The terminal got the table and the JSON as well.
+    // The terminal got the table, and no JSON after it (that went to --json's file).
     for (const { label } of FIGURE_ROWS) assert.ok(run.output.includes(label), `the table names "${label}"`);
+    assert.doesNotMatch(run.output, /^\s*[{}[\]]|"figures"/m, 'no JSON on the terminal');
   });
 });
