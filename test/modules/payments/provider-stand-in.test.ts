@@ -98,3 +98,44 @@ describe('the provider stand-in of npm run dev:provider', () => {
     assert.deepEqual(refunds.map((r) => [r.amount, r.status]), [[ride.fare * 100, 'processed']]);
   });
 });
+
+describe('the command line of npm run dev:provider', () => {
+  /** Runs the script until it prints its start command (or exits), then stops it. */
+  async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, ['scripts/dev-provider.ts', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, 'exit');
+    for (let waited = 0; !output.includes(' npm start\n') && child.exitCode === null && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    return { code, output };
+  }
+
+  test('--help prints the options and exits 0; an unknown option is refused with them', async () => {
+    const help = await run(['--help']);
+    assert.equal(help.code, 0, help.output);
+    assert.match(help.output, /^Usage: npm run dev:provider/);
+    for (const option of ['--port', '--service-url', '--webhook-url', '--no-webhooks', '--start']) assert.ok(help.output.includes(option), option);
+    const wrong = await run(['--colour']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.output, /--colour[\s\S]*Usage:/);
+    assert.doesNotMatch(wrong.output, /\n\s+at /, 'no stack trace');
+  });
+
+  test('the service need not be on 8080: webhooks follow --service-url (or PORT), and the printed command starts the service there', async () => {
+    const [standInPort, servicePort] = [await freePort(), await freePort()];
+    const byOption = await run(['--port', String(standInPort), '--service-url', `http://127.0.0.1:${servicePort}`]);
+    assert.match(byOption.output, new RegExp(`Webhooks go to: +http://127\\.0\\.0\\.1:${servicePort}/payments/webhook`));
+    const command = /^(RAZORPAY_\S+ )+(PORT=\d+ )?npm start$/m.exec(byOption.output)?.[0];
+    assert.ok(command, byOption.output);
+    assert.match(command, new RegExp(`RAZORPAY_CHECKOUT_URL=http://127\\.0\\.0\\.1:${standInPort}/v1/checkout\\.js`));
+    assert.match(command, new RegExp(` PORT=${servicePort} npm start$`));
+
+    // PORT is the service's variable, as in its own environment; the stand-in's port is PROVIDER_PORT.
+    const byEnvironment = await run([], { PORT: String(servicePort), PROVIDER_PORT: String(standInPort) });
+    assert.match(byEnvironment.output, new RegExp(`listening at http://127\\.0\\.0\\.1:${standInPort} `));
+    assert.match(byEnvironment.output, new RegExp(`Webhooks go to: +http://127\\.0\\.0\\.1:${servicePort}/payments/webhook`));
+  });
+});
