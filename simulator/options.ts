@@ -28,14 +28,23 @@ export type Command = 'simulate' | 'demo';
  * Defaults: a simulated morning hour at 20× speed (3 minutes); the demo runs a day at 20× until
  * stopped. Riders only need to outnumber the rides open at once, and each account costs two
  * deliberately slow password hashes, so there are not many more riders than drivers.
+ *
+ * --compare has its own: the modes choose differently only when rides compete for the same
+ * drivers, which a whole city's 40 drivers and a few requests a minute almost never do (both modes
+ * then make the same choices, to the ride). So: central Bengaluru with one ride type, demand at six
+ * times what 30 drivers can carry, 20 minutes at 40×, a short drain. About three minutes for both
+ * modes on a two-core machine (docs/simulator.md).
  */
-const DEFAULTS: Record<Command, { drivers: number; riders: number; minutes: number; speed: number; start: string; load: number }> = {
-  simulate: { drivers: 40, riders: 80, minutes: 60, speed: 20, start: '08:00', load: 1 },
-  demo: { drivers: 50, riders: 90, minutes: 1440, speed: 20, start: '08:00', load: 1.5 },
+type Profile = { city: string; drivers: number; riders: number; minutes: number; speed: number; start: string; load: number; drain: number };
+const DEFAULTS: Record<Command | 'compare', Profile> = {
+  simulate: { city: 'bengaluru', drivers: 40, riders: 80, minutes: 60, speed: 20, start: '08:00', load: 1, drain: 90 },
+  compare: { city: 'bengaluru-centre', drivers: 30, riders: 120, minutes: 20, speed: 40, start: '08:00', load: 6, drain: 10 },
+  demo: { city: 'bengaluru', drivers: 50, riders: 90, minutes: 1440, speed: 20, start: '08:00', load: 1.5, drain: 90 },
 };
 
 export function usage(command: Command): string {
   const d = DEFAULTS[command];
+  const c = DEFAULTS.compare;
   const target =
     command === 'simulate'
       ? `  --url URL                 the service (default http://localhost:8080)
@@ -44,12 +53,14 @@ export function usage(command: Command): string {
   --provider-url URL        the payment provider stand-in the service uses (npm run dev:provider): riders may pay online;
                             without it every rider pays cash
   --compare MODES           nearest,batched: the same seeded day on an embedded service per dispatch mode, side by side
+                            (about 3 minutes; its defaults: --city ${c.city} --drivers ${c.drivers} --riders ${c.riders} --minutes ${c.minutes}
+                            --speed ${c.speed} --load ${c.load} --drain ${c.drain})
 `
       : `  --dispatch MODE           the embedded service's DISPATCH_MODE: nearest or batched (default batched)
 `;
   return `npm run ${command} -- [options]
 
-${target}  --city NAME|FILE.json     ${cityNames().join(', ')}, or a city file of the same shape (default bengaluru)
+${target}  --city NAME|FILE.json     ${cityNames().join(', ')}, or a city file of the same shape (default ${d.city})
   --drivers N               simulated drivers (default ${d.drivers})
   --riders M                simulated riders (default ${d.riders})
   --minutes T               simulated minutes of bookings (default ${d.minutes})
@@ -57,7 +68,7 @@ ${target}  --city NAME|FILE.json     ${cityNames().join(', ')}, or a city file o
   --start HH:MM             time of day the run starts at (default ${d.start})
   --load L                  requests at the busiest hour, as a multiple of what the drivers can serve (default ${d.load})
   --seed S                  the seed of every choice (default 1)
-  --drain T                 simulated minutes to wait for open rides after the last booking (default 90)
+  --drain T                 simulated minutes to wait for open rides after the last booking (default ${d.drain})
   --report FILE.html        also write a page with charts over time
   --json FILE               also write the figures as JSON (over time included); - prints them after the table
   --help
@@ -75,15 +86,15 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
       'admin-email': { type: 'string' },
       'admin-password': { type: 'string' },
       'admin-token': { type: 'string' },
-      city: { type: 'string', default: 'bengaluru' },
+      city: { type: 'string' },
       seed: { type: 'string', default: '1' },
-      drivers: { type: 'string', default: String(DEFAULTS[command].drivers) },
-      riders: { type: 'string', default: String(DEFAULTS[command].riders) },
-      minutes: { type: 'string', default: String(DEFAULTS[command].minutes) },
-      speed: { type: 'string', default: String(DEFAULTS[command].speed) },
-      start: { type: 'string', default: DEFAULTS[command].start },
-      load: { type: 'string', default: String(DEFAULTS[command].load) },
-      drain: { type: 'string', default: '90' },
+      drivers: { type: 'string' },
+      riders: { type: 'string' },
+      minutes: { type: 'string' },
+      speed: { type: 'string' },
+      start: { type: 'string' },
+      load: { type: 'string' },
+      drain: { type: 'string' },
       compare: { type: 'string' },
       dispatch: { type: 'string' },
       report: { type: 'string' },
@@ -92,9 +103,12 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
       help: { type: 'boolean', default: false },
     },
   });
+  // What is not given comes from the command's defaults, or --compare's.
+  const d = DEFAULTS[command === 'simulate' && values.compare !== undefined ? 'compare' : command];
+  const given = <K extends keyof Profile>(key: K): string => values[key] ?? String(d[key]);
   let city: City;
   try {
-    city = loadCity(values.city);
+    city = loadCity(given('city'));
   } catch (error) {
     throw new OptionsError(`--city: ${(error as Error).message}`);
   }
@@ -111,13 +125,13 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
     admin: adminAccess(values, env),
     city,
     seed: integer(values.seed, '--seed', 0, 2 ** 31),
-    drivers: integer(values.drivers, '--drivers', 1, 2000),
-    riders: integer(values.riders, '--riders', 1, 10_000),
-    minutes: number(values.minutes, '--minutes', 1, 7 * 1440),
-    speed: number(values.speed, '--speed', 0.1, 600),
-    startMinute: timeOfDay(values.start),
-    load: number(values.load, '--load', 0.01, 20),
-    drainMinutes: number(values.drain, '--drain', 0, 1440),
+    drivers: integer(given('drivers'), '--drivers', 1, 2000),
+    riders: integer(given('riders'), '--riders', 1, 10_000),
+    minutes: number(given('minutes'), '--minutes', 1, 7 * 1440),
+    speed: number(given('speed'), '--speed', 0.1, 600),
+    startMinute: timeOfDay(given('start')),
+    load: number(given('load'), '--load', 0.01, 20),
+    drainMinutes: number(given('drain'), '--drain', 0, 1440),
     compare,
     dispatch: dispatchMode(values.dispatch ?? 'batched', '--dispatch'),
     report: values.report,
