@@ -550,8 +550,9 @@ describe('fares', () => {
   test('the estimate has exactly the documented fields', async () => {
     const reply = await call(t.app, 'GET', `/rides/estimate?${tripQuery(TRIP)}`);
     assertOk(reply);
+    // The contract's fields, and with a pickup point whether a driver who could take it is near (docs/rides.md).
     assert.deepEqual(Object.keys(reply.body).sort(), [
-      'baseFare', 'currency', 'distanceFare', 'distanceKm', 'durationMinutes', 'estimatedFare', 'etaMaxMinutes', 'etaMinMinutes',
+      'baseFare', 'currency', 'distanceFare', 'distanceKm', 'driverNearby', 'durationMinutes', 'estimatedFare', 'etaMaxMinutes', 'etaMinMinutes',
       'fare', 'fareMax', 'fareMin', 'rideType', 'routeProvider', 'surgeMultiplier', 'timeFare',
     ]);
     const q = reply.body;
