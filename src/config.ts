@@ -113,10 +113,7 @@ export interface Config {
   /** SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long /ready fails while requests are still served, before the server stops accepting. */
   shutdownDelaySeconds: number;
   logLevel: string;
-  /**
-   * SIMULATION_SPEED, for simulated cities only (npm run demo, simulate --compare): how many times
-   * faster than the wall clock their people act, so the operators' last-hour figures are in their time.
-   */
+  /** SIMULATION_SPEED: a simulated city's speed over the wall clock (demo, --compare); the overview's last hour is in its time. */
   simulationSpeed: number;
 }
 
