@@ -80,7 +80,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const clock = options.clock ?? systemClock;
   const app = Fastify({
     // JSON lines for machines; a person at a terminal gets readable lines (terminal-log.ts).
-    logger: withRequestSerializer(options.logger ?? { ...serviceLogger(config.logLevel), ...(process.stdout.isTTY ? { stream: terminalLog(process.stdout) } : {}) }),
+    logger: withRequestSerializer(options.logger ?? serviceLogger(config.logLevel, process.stdout.isTTY ? terminalLog(process.stdout) : undefined)),
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     ...FRAMEWORK_ERROR_OPTIONS,

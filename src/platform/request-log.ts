@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { LoggerOptions as PinoLoggerOptions } from 'pino';
 import { clientRequestId } from './http.ts';
 
 // Query parameters whose name looks like one of these carry secrets (a token a client put in a link,
@@ -85,7 +86,7 @@ const REDACT = [
   'endOtp',
 ];
 
-/** The service's own logger options: `level`, with the secrets above masked. */
-export function serviceLogger(level: string): LoggerOptions {
-  return { level, redact: { paths: REDACT, censor: REDACTED } };
+/** The service's own logger options: `level`, with the secrets above masked, written to `stream` when given (stdout otherwise). */
+export function serviceLogger(level: string, stream?: { write(chunk: string): void }): PinoLoggerOptions & { stream?: { write(chunk: string): void } } {
+  return { level, redact: { paths: REDACT, censor: REDACTED }, ...(stream ? { stream } : {}) };
 }
