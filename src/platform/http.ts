@@ -81,7 +81,7 @@ export function registerHttpConventions(app: FastifyInstance): void {
     if (mapped) return reply.code(mapped.status).send(errorBody(mapped.status, mapped.code, mapped.message));
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));
+      return reply.code(503).header('retry-after', '1').send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error'));

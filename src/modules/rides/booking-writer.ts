@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isConnectionRefused } from '../../db/errors.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import { insertBookings, isSlotTaken, type Booking, type SavedBooking } from './booking.repository.ts';
 import type { RideRow } from './rides.repository.ts';
@@ -10,6 +12,12 @@ const MAX_BATCH = 100;
  * with PostgreSQL: 3,400-3,500 bookings/s with one, 2,900-3,200 with two or four).
  */
 const MAX_IN_FLIGHT = 1;
+/**
+ * Waits before a unit whose connection was refused is tried again (PostgreSQL at max_connections,
+ * a pool that waited too long): 1.5 s in all, so a moment's crowding costs no booking, while a
+ * database that stays full answers 503 (with Retry-After) well within a client's timeout.
+ */
+const REFUSED_RETRY_MS = [100, 400, 1000];
 
 interface Request {
   booking: Booking;
@@ -29,7 +37,8 @@ interface Pending extends Request {
  * event loop, so a quiet service adds no wait. A rider has one booking being written at a time (a
  * statement's rows cannot see each other's slots, and two statements at once would race for one),
  * and a batch that fails (a race for a slot with another instance, a lost connection) is tried again
- * one booking at a time, so one booking's failure is never another's.
+ * one booking at a time, so one booking's failure is never another's. A refused connection is waited
+ * out and tried again (REFUSED_RETRY_MS) before anyone is told.
  *
  * On SQLite each booking is a unit of its own: the group commit already writes the units that arrive
  * together in one commit, and batching on top of it measured slower.
@@ -55,7 +64,7 @@ export class BookingWriter {
    * many open rides as allowed (or lost a race for the last slot to another instance).
    */
   async write(booking: Booking, then: Request['then']): Promise<RideRow | undefined> {
-    if (!this.#batches) return (await this.#unit([{ booking, then }]))[0];
+    if (!this.#batches) return (await this.#refusedRetried([{ booking, then }]))[0];
     return new Promise((resolve, reject) => {
       this.#queue.push({ booking, then, resolve, reject });
       // Batches form once the requests read in this turn of the event loop have queued too.
@@ -101,11 +110,25 @@ export class BookingWriter {
 
   async #write(batch: Pending[]): Promise<void> {
     try {
-      const rides = await this.#unit(batch);
+      const rides = await this.#refusedRetried(batch);
       batch.forEach((pending, i) => pending.resolve(rides[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
-      await Promise.all(batch.map((pending) => this.#write([pending])));
+      // One after another: a hundred units at once would ask the pool for every connection it may
+      // open, and a database near max_connections would refuse them all.
+      for (const pending of batch) await this.#write([pending]);
+    }
+  }
+
+  /** The unit, tried again while no connection could be had: nothing of it reached the database. */
+  async #refusedRetried(requests: Request[]): Promise<Array<RideRow | undefined>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#unit(requests);
+      } catch (error) {
+        if (!isConnectionRefused(error) || attempt >= REFUSED_RETRY_MS.length) throw error;
+        await sleep(REFUSED_RETRY_MS[attempt]);
+      }
     }
   }
 

@@ -118,6 +118,29 @@ describe('bookings written many at a time', () => {
     assert.equal(await book('gap 7'), undefined, 'all three taken');
   });
 
+  test('a batch whose connection was refused is tried again whole, and saved', async () => {
+    let refusals = 2;
+    const crowded: Transactions = {
+      groupsUnits: false,
+      run: (work, options) => (refusals-- > 0 ? Promise.reject(Object.assign(new Error('sorry, too many clients already'), { code: '53300' })) : transactions.run(work, options)),
+    };
+    const writer = new BookingWriter(crowded, 3);
+    units = 0;
+    const saved = await Promise.all(riders.slice(5, 8).map((rider) => writer.write(booking(rider, `crowded ${rider}`), () => {})));
+    assert.deepEqual(
+      saved.map((ride) => ride?.pickup_location),
+      riders.slice(5, 8).map((rider) => `crowded ${rider}`),
+    );
+    assert.equal(units, 1, 'after two refusals, one unit saved the three together');
+  });
+
+  test('a database that keeps refusing connections fails the booking with its refusal, after a few tries', async () => {
+    let tries = 0;
+    const full: Transactions = { groupsUnits: false, run: () => (tries++, Promise.reject(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }))) };
+    await assert.rejects(new BookingWriter(full, 3).write(booking(riders[9], 'full'), () => {}), { code: '53300' });
+    assert.equal(tries, 4, 'the first try and three more');
+  });
+
   test('a booking that fails does not take the others of its batch with it', async () => {
     const writer = new BookingWriter(transactions, 3);
     const missingRider = Math.max(...riders) + 1000;
