@@ -1,11 +1,51 @@
 import type { Offer } from './modules/dispatch/offers.schemas.ts';
 import type { Notification } from './modules/notifications/notifications.schemas.ts';
-import type { Ride } from './modules/rides/rides.schemas.ts';
+import type { RideRow } from './modules/rides/rides.repository.ts';
+import type { Ride, RideStatus } from './modules/rides/rides.schemas.ts';
+import type { AuthUser } from './platform/auth/roles.ts';
+import type { DomainEventDispatcher } from './platform/domain-events.ts';
 import type { EventBus } from './platform/event-bus.ts';
+import type { DriverPosition } from './platform/geo/driver-index.ts';
 import type { RealtimeHub } from './platform/realtime/hub.ts';
 
-// Everything that crosses the event bus or reaches a user live, with its payload: change a message
-// type here and the compiler finds every sender and receiver.
+// Everything that crosses the event bus, reaches a user live, or lets one module react to another,
+// with its payload: change a message type here and the compiler finds every sender and receiver.
+
+/**
+ * What happens in the modules that other modules react to, on this instance (platform/domain-events.ts
+ * delivers them: `inUnit` handlers inside the emitter's unit of work, `afterCommit` ones after it).
+ * Each module subscribes in its own `*.module.ts`; the comment says when the event is emitted.
+ */
+export type DomainEvents = {
+  /** After commit: a ride was booked (it is REQUESTED). */
+  'ride.booked': { ride: RideRow };
+  /**
+   * Inside the unit that moves a ride to a new status, after the conditional update (the row is
+   * locked). A handler that changes the ride again puts its new row in `ride`, so the step's answer
+   * and announcement show the change. `operator` is the operator who took the step for someone else.
+   */
+  'ride.moving': { ride: RideRow; from: RideStatus; operator: AuthUser | undefined };
+  /**
+   * After commit: a booked ride changed, either a step (from the status it left) or a change that
+   * kept its status (`from` equals `ride.status`: no driver found, a rating, a payment).
+   */
+  'ride.moved': { ride: RideRow; from: RideStatus };
+  /** A driver's position is in the live index (not in a unit: positions are written once a second). */
+  'driver.positioned': DriverPosition;
+  /** A driver went off the map (not in a unit). */
+  'driver.offline': { driverId: number };
+  /** At start, the drivers online moments before were shown again (not in a unit). */
+  'drivers.restored': { positions: readonly DriverPosition[] };
+  /** After commit: a driver's vehicle profile or its approval changed. */
+  'driver.profile-changed': { driverId: number };
+  /** Inside the erasure's unit: each module forgets what the person left in its tables. */
+  'account.erasing': { userId: number };
+  /** After a block or an erasure committed, before the operator's answer (not in a unit). */
+  'account.closed': { userId: number };
+  /** After commit: refunds were recorded, to be sent to the payment provider. */
+  'refund.recorded': { refundIds: readonly number[] };
+};
+export type DomainEventsDispatcher = DomainEventDispatcher<DomainEvents>;
 
 /** Events between the parts of the service, on every instance. */
 export type ServiceEvents = {
