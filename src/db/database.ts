@@ -1,7 +1,8 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 
 // Row types of every table. Times are epoch milliseconds and flags are 0/1 integers, so the same
-// queries and aggregates work unchanged on SQLite and PostgreSQL.
+// queries and aggregates work unchanged on SQLite and PostgreSQL. The module owning each table (the
+// only one that queries it) is named in table-owners.ts.
 
 export interface UsersTable {
   id: Generated<number>;

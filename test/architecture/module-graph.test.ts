@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 
-// The shape style.md asks for, checked on every run: imports flow one way (no cycle between files,
+// The shape docs/style.md asks for, checked on every run: imports flow one way (no cycle between files,
 // none between modules, platform below every module), and no source file grows past 300 lines.
 
 const SRC = resolve(import.meta.dirname, '../../src');

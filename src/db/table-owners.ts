@@ -1,0 +1,30 @@
+import type { Database } from './database.ts';
+
+// One owner per table: only the owning module's code (src/modules/<owner>/) queries it; every other
+// module asks the owner's service. test/architecture/table-ownership.test.ts holds the code to this
+// map, with its few named exceptions (docs/architecture.md lists them with their reasons).
+
+/** Who owns each table: a module of src/modules/, or `platform` for a cross-cutting piece of src/platform/. */
+export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'rides' | 'settings';
+
+export const tableOwners = {
+  users: 'auth',
+  signup_otps: 'auth',
+  refresh_tokens: 'auth',
+  user_settings: 'settings',
+  notifications: 'notifications',
+  rides: 'rides',
+  driver_presence: 'drivers',
+  driver_profiles: 'drivers',
+  /** The demand statistics behind insights' forecasts; rides still writes them until issue 27 item 2 moves them. */
+  demand_buckets: 'insights',
+  offers: 'dispatch',
+  pricing_versions: 'pricing',
+  payment_sessions: 'payments',
+  webhook_events: 'payments',
+  refunds: 'payments',
+  audit_log: 'admin',
+  complaints: 'complaints',
+  /** platform/idempotency.ts: the stored answers of retried requests. */
+  idempotency_keys: 'platform',
+} as const satisfies Record<keyof Database, TableOwner>;
