@@ -11,6 +11,7 @@ import { InsightsService } from '../src/modules/insights/insights.service.ts';
 import { ZoneTable } from '../src/modules/insights/zone-table.service.ts';
 import { RideStats } from '../src/modules/rides/ride-stats.service.ts';
 import { systemClock } from '../src/platform/clock.ts';
+import { DomainEventDispatcher } from '../src/platform/domain-events.ts';
 import { MemoryCounters } from '../src/platform/counters.ts';
 import { MemoryDriverIndex } from '../src/platform/geo/memory-driver-index.ts';
 import { MemoryCache } from '../src/platform/shared-cache.ts';
@@ -36,7 +37,7 @@ const loadSeconds = (performance.now() - loadStarted) / 1000;
 // The services as the app wires them; only the ride statistics and presence are exercised.
 const log = pino({ level: 'warn' });
 const clock = systemClock;
-const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log, positionsPerSecond: config.driverPositionsPerSecond });
+const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log, events: new DomainEventDispatcher(log), positionsPerSecond: config.driverPositionsPerSecond });
 const stats = new RideStats({ db, transactions, counters: new MemoryCounters(clock), clock, log });
 const zones = new ZoneTable({ cache: new MemoryCache(clock), clock, log });
 const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import type { UserMessages } from './events.ts';
+import type { DomainEvents, UserMessages } from './events.ts';
 import { accountOperationsRoutes, createAccountOperations } from './modules/admin/accounts.module.ts';
 import { createOperatorServices, operatorRoutes } from './modules/admin/admin.module.ts';
 import { liveDriversRoutes } from './modules/admin/live-drivers.routes.ts';
@@ -45,6 +45,7 @@ import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
 import { healthRoutes, type DrainState } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
+import { DomainEventDispatcher } from './platform/domain-events.ts';
 import { idempotencyKeys } from './platform/idempotency.ts';
 import { createMailer } from './platform/mail.ts';
 import { Metrics, metricsEndpoint } from './platform/metrics.ts';
@@ -103,6 +104,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const shared = await sharedState(config, clock, app.log, options.driverIndex);
   const { counters, driverIndex, availableIndexes, cache, lease, bus, hub, checks } = shared;
   const streams = new SseStreams(hub, options.realtime);
+  // How the modules react to each other: each subscribes in its own *.module.ts (docs/domain-events.md).
+  const events = new DomainEventDispatcher<DomainEvents>(app.log);
   tokens.onRevoked((userId) => streams.endFor(userId));
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
@@ -114,8 +117,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await revocations.start();
   await auth.demoteUnlistedAdmins();
   const settings = new SettingsService({ db, transactions, clock });
-  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs });
-  const profiles = new DriverProfiles({ db, transactions, users: auth, clock, approvalRequired: config.driverApprovalRequired });
+  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs });
+  const profiles = new DriverProfiles({ db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired });
   const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
   const pricing = new Pricing({ db, bus, clock, log: app.log });
   await pricing.start();
@@ -154,6 +157,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     hub,
     clock,
     log: app.log,
+    events,
     indexes: availableIndexes,
     lease,
     drivers,

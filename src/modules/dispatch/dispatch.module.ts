@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
-import type { ServiceBus, UserHub } from '../../events.ts';
+import type { DomainEventsDispatcher, ServiceBus, UserHub } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { DriverLocationIndex } from '../../platform/geo/driver-index.ts';
 import type { Lease } from '../../platform/lease.ts';
@@ -23,6 +23,8 @@ export interface DispatchModuleDependencies {
   hub: UserHub;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** What dispatch reacts to: drivers' positions and profiles, rides booked and moved. */
+  events: DomainEventsDispatcher;
   /** One index per vehicle type for available drivers (memory or Redis, like the main index). */
   indexes: Record<VehicleType, DriverLocationIndex>;
   lease: Lease;
@@ -55,16 +57,21 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
   await availability.listen();
   // Only nearest mode offers between rounds; batched rounds come on their own timer.
   const nudge = deps.settings.mode === 'nearest' ? () => void bus.publish('dispatch.nudge', {}).catch(() => undefined) : () => undefined;
-  const events = new OfferEvents({ hub: deps.hub, nudge, availability, log });
-  const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events, clock });
+  const offerEvents = new OfferEvents({ hub: deps.hub, nudge, availability, log });
+  const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events: offerEvents, clock });
 
-  drivers.onPosition((position) => availability.onPosition(position));
-  drivers.onRestore((positions) => availability.restore(positions));
-  drivers.onOffline(async (driverId) => {
+  // What dispatch reacts to (platform/domain-events.ts: after commit, a failure is logged).
+  const { events } = deps;
+  events.afterCommit('driver.positioned', (position) => availability.onPosition(position));
+  events.afterCommit('drivers.restored', ({ positions }) => availability.restore(positions));
+  events.afterCommit('driver.offline', async ({ driverId }) => {
     await availability.withdraw(driverId);
     await offers.driverLeft(driverId);
   });
-  profiles.onChange((driverId) => void availability.recheck(driverId).then(() => availability.changed(driverId)).catch((error: unknown) => log.warn({ err: error }, 'availability not updated')));
+  events.afterCommit('driver.profile-changed', async ({ driverId }) => {
+    await availability.recheck(driverId);
+    await availability.changed(driverId);
+  });
   rides.transitions.on('ACCEPTED', offers.onAccepted);
   rides.transitions.on('CANCELLED', offers.onCancelled);
   rides.updates.onChange((ride) => {
@@ -77,7 +84,7 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
     }
   });
 
-  const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events, zones: deps.zones, db, lease: deps.lease, bus, clock, log }, deps.settings);
+  const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events: offerEvents, zones: deps.zones, db, lease: deps.lease, bus, clock, log }, deps.settings);
   await dispatcher.start();
   return { offers, dispatcher, availability };
 }

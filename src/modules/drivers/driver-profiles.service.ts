@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
@@ -21,6 +22,8 @@ export interface DriverProfilesDependencies {
   transactions: Transactions;
   users: Pick<AuthService, 'findUser'>;
   clock: Clock;
+  /** Where a changed profile or approval is announced (dispatch re-decides availability). */
+  events: DomainEventsDispatcher;
   /** DRIVER_APPROVAL_REQUIRED: drivers get no offers and cannot accept until an operator approves them. */
   approvalRequired: boolean;
 }
@@ -28,15 +31,9 @@ export interface DriverProfilesDependencies {
 /** Drivers' vehicles and their approval by operators. */
 export class DriverProfiles {
   readonly #deps: DriverProfilesDependencies;
-  readonly #listeners: Array<(driverId: number) => void> = [];
 
   constructor(deps: DriverProfilesDependencies) {
     this.#deps = deps;
-  }
-
-  /** Hears of every committed change of a profile or an approval (dispatch re-decides availability). */
-  onChange(listener: (driverId: number) => void): void {
-    this.#listeners.push(listener);
   }
 
   async get(driverId: number): Promise<DriverProfile> {
@@ -57,7 +54,7 @@ export class DriverProfiles {
         created_at: now,
         updated_at: now,
       });
-      this.#announce(tx, driverId);
+      await this.#deps.events.emit(tx, 'driver.profile-changed', { driverId });
       return saved;
     });
     return toProfile(row);
@@ -97,7 +94,7 @@ export class DriverProfiles {
     const before = await repository.findProfileForUpdate(tx.db, driverId);
     if (!before) return undefined;
     const after = (await repository.setApproval(tx.db, driverId, approval, reason, this.#deps.clock.now()))!;
-    this.#announce(tx, driverId);
+    await this.#deps.events.emit(tx, 'driver.profile-changed', { driverId });
     return { before: toProfile(before), after: toProfile(after) };
   }
 
@@ -109,12 +106,6 @@ export class DriverProfiles {
 
   #cleared(approval: string): boolean {
     return !this.#deps.approvalRequired || approval === 'approved';
-  }
-
-  #announce(tx: Tx, driverId: number): void {
-    tx.afterCommit(() => {
-      for (const listener of this.#listeners) listener(driverId);
-    });
   }
 }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Transactions } from '../../db/transaction.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
@@ -28,6 +29,8 @@ export interface DriversDependencies {
   index: DriverLocationIndex;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Where positions, drivers going offline and the restored drivers are announced. */
+  events: DomainEventsDispatcher;
   /** DRIVER_POSITIONS_PER_SECOND: a driver's reports over every path together (0: no limit). */
   positionsPerSecond: number;
   /** RECONNECT_GRACE_MS unless a test shortens it. */
@@ -45,9 +48,6 @@ const RESTORE_CHUNK = 200;
 export class DriversService {
   readonly #deps: DriversDependencies;
   readonly #presence: CoalescingWriter<number, repository.PresenceEntry>;
-  readonly #listeners: Array<(position: DriverPosition) => Promise<void>> = [];
-  readonly #offline: Array<(driverId: number) => Promise<void>> = [];
-  readonly #restored: Array<(positions: readonly DriverPosition[]) => Promise<void>> = [];
   #indexFailedAt = -Infinity;
   readonly #positionLimit: PerSecondLimit;
   /** Drivers whose connection was lost, until they report again or go offline. */
@@ -72,26 +72,11 @@ export class DriversService {
       for (let start = 0; start < positions.length; start += RESTORE_CHUNK) {
         await Promise.all(positions.slice(start, start + RESTORE_CHUNK).map((position) => this.#deps.index.upsert(position)));
       }
-      for (const listener of this.#restored) await listener(positions);
+      await this.#deps.events.emitted('drivers.restored', { positions });
     } catch (error) {
       // Best effort, never a failed start: a driver missed here reappears with their next report.
       this.#deps.log.warn({ err: error, drivers: positions.length }, 'drivers online before the start not all shown again');
     }
-  }
-
-  /** Hears the positions shown again at start (dispatch makes the available ones available again). */
-  onRestore(listener: (positions: readonly DriverPosition[]) => Promise<void>): void {
-    this.#restored.push(listener);
-  }
-
-  /** Hears every driver who goes offline. */
-  onOffline(listener: (driverId: number) => Promise<void>): void {
-    this.#offline.push(listener);
-  }
-
-  /** Hears every position report once it is in the index (dispatch keeps available drivers apart). */
-  onPosition(listener: (position: DriverPosition) => Promise<void>): void {
-    this.#listeners.push(listener);
   }
 
   /**
@@ -107,7 +92,8 @@ export class DriversService {
     const position = { driverId, lat: point.lat, lon: point.lon, updatedAt: now };
     await this.#deps.index.upsert(position);
     this.#presence.set(driverId, { ...position, online: true });
-    for (const listener of this.#listeners) await listener(position);
+    // Answered once those who follow positions (dispatch's available drivers) have it.
+    await this.#deps.events.emitted('driver.positioned', position);
     return position;
   }
 
@@ -196,7 +182,7 @@ export class DriversService {
     this.#found(driverId);
     const last = await this.position(driverId);
     await this.#deps.index.remove(driverId);
-    for (const listener of this.#offline) await listener(driverId);
+    await this.#deps.events.emitted('driver.offline', { driverId });
     if (last) this.#presence.set(driverId, { ...last, updatedAt: this.#deps.clock.now(), online: false });
   }
 
