@@ -1,4 +1,4 @@
-// The real service for the benchmark, optionally with a driver location index filled first
+// The real service for the benchmark, optionally with a driver location index (or Redis) filled first
 // (--drivers=N): riders could not feed a million positions through the API before the first ones
 // go stale after two minutes. Configuration comes from the environment, as for `npm start`.
 import pino from 'pino';
@@ -27,7 +27,8 @@ if (drivers > 0) {
       if (pending.length === 2000) await Promise.all(pending.splice(0));
     }
     await Promise.all(pending);
-    driverIndex = index;
+    // The service loads its copy of the positions from Redis at start, as a restarted instance does.
+    redis.disconnect();
   } else {
     const index = new MemoryDriverIndex();
     for (const position of driverPositions(drivers, now)) index.upsertNow(position);

@@ -174,7 +174,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
-  serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools() });
+  serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools(), copies: shared.copies });
 
   // Once listening: what a newcomer needs to know, and what is still to set up (banner.ts).
   app.addHook('onListen', async () => {

@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { ServiceBus, ServiceEvents, UserHub, UserMessages } from './events.ts';
 import { dispatchLeaseMs } from './modules/dispatch/dispatcher.ts';
-import { byVehicle, type VehicleType } from './modules/drivers/vehicles.ts';
+import { byVehicle, VEHICLE_TYPES, type VehicleType } from './modules/drivers/vehicles.ts';
 import type { Clock } from './platform/clock.ts';
 import { FallbackCounters, MemoryCounters, RedisCounters, type Counters } from './platform/counters.ts';
 import { MemoryEventBus, RedisEventBus } from './platform/event-bus.ts';
 import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
+import { DriverIndexCopies, type CopyStats } from './platform/geo/driver-index-copy.ts';
 import { MemoryDriverIndex } from './platform/geo/memory-driver-index.ts';
-import { RedisDriverIndex } from './platform/geo/redis-driver-index.ts';
 import type { ReadinessCheck } from './platform/health.ts';
 import { LocalLease, RedisLease, type Lease } from './platform/lease.ts';
 import { MemoryHub } from './platform/realtime/hub.ts';
@@ -28,6 +28,8 @@ export interface SharedState {
   bus: ServiceBus;
   hub: UserHub;
   checks: Record<string, ReadinessCheck>;
+  /** How far behind Redis this instance's copy of the driver indexes runs (production mode). */
+  copies?: { readonly stats: CopyStats; takeMaxLag(): number };
   close(): Promise<void>;
 }
 
@@ -68,8 +70,14 @@ export async function sharedState(config: Config, clock: Clock, log: FastifyBase
     warnedAt = clock.now();
     log.warn({ err: error }, 'shared counters unavailable; counting on this instance');
   });
-  const driverIndex = filledIndex ?? new RedisDriverIndex(redis, clock);
-  const availableIndexes = byVehicle((vehicle) => new RedisDriverIndex(redis, clock, `drivers:available:${vehicle}`));
+  // Reads of driver positions come from this instance's copy, kept in step with Redis through a
+  // subscription of its own, so the stream of changes never queues behind realtime messages.
+  const copySubscriber = createRedis(config.redisUrl, config.redisKeyPrefix, log, { subscriber: true, name: `${config.redisKeyPrefix.replace(/[^\w:.-]/g, '_')}driver-positions-copy` });
+  const availableName = (vehicle: VehicleType) => `drivers:available:${vehicle}`;
+  const copies = new DriverIndexCopies(redis, copySubscriber, ['drivers', ...VEHICLE_TYPES.map(availableName)], clock, log);
+  await copies.start();
+  const driverIndex = filledIndex ?? copies.index('drivers');
+  const availableIndexes = byVehicle((vehicle) => copies.index(availableName(vehicle)));
   const bus = new RedisEventBus<ServiceEvents>(redis, subscriber, config.redisKeyPrefix, log);
   const hub = new RedisHub<UserMessages>(redis, subscriber, config.redisKeyPrefix, clock, log);
   return {
@@ -81,11 +89,14 @@ export async function sharedState(config: Config, clock: Clock, log: FastifyBase
     lease: new RedisLease(redis, 'dispatch', dispatchLeaseMs(config.dispatch.batchMs)),
     bus,
     hub,
-    checks: { redis: () => redis.ping() },
+    // Ready once Redis answers and this instance's copy of the driver positions is in step with it.
+    checks: { redis: async () => (await redis.ping(), copies.inStep()) },
+    copies,
     close: async () => {
-      await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
+      await Promise.all([counters.close(), driverIndex.close(), bus.close(), hub.close(), copies.close(), ...Object.values(availableIndexes).map((index) => index.close())]);
       redis.disconnect();
       subscriber.disconnect();
+      copySubscriber.disconnect();
     },
   };
 }

@@ -6,9 +6,11 @@ import { unavailable } from './errors.ts';
  * A Redis client that fails fast while Redis is down (no offline queue, 1 s command timeout)
  * and keeps reconnecting in the background, so requests get a 503 instead of hanging.
  */
-export function createRedis(url: string, keyPrefix: string, log: FastifyBaseLogger, options: { subscriber?: boolean } = {}): Redis {
+export function createRedis(url: string, keyPrefix: string, log: FastifyBaseLogger, options: { subscriber?: boolean; name?: string } = {}): Redis {
   const client = new Redis(url, {
     keyPrefix,
+    // CLIENT LIST shows it (operators, and tests that cut one connection).
+    connectionName: options.name,
     lazyConnect: true,
     // A subscriber queues its SUBSCRIBE until connected; commands fail at once instead.
     enableOfflineQueue: options.subscriber === true,

@@ -14,6 +14,8 @@ export interface ServiceMetricsSources {
   /** The readiness checks of /ready (database, and Redis when configured). */
   checks: Record<string, ReadinessCheck>;
   pools: () => PoolStats[];
+  /** This instance's copy of the driver positions in Redis (production mode only). */
+  copies?: { readonly stats: { applied: number; lagSeconds: number; resyncs: number }; takeMaxLag(): number };
 }
 
 /** Families collected one after another in a scrape share one read within this time. */
@@ -38,6 +40,14 @@ export function serviceMetrics(metrics: Metrics, sources: ServiceMetricsSources)
   metrics.total('realtime_messages_delivered_total', 'Realtime messages handed to connections on this instance', () => sources.hub.delivery.delivered);
   metrics.total('realtime_delivery_lag_seconds_total', 'Time from sending to handing over, summed over delivered messages (divided by them: the realtime lag)', () => sources.hub.delivery.lagSeconds);
   metrics.total('realtime_messages_unsent_total', 'Realtime messages this instance could not number or keep (Redis unreachable); their users were told to resync', () => sources.hub.delivery.unsent);
+
+  const copies = sources.copies;
+  if (copies) {
+    metrics.total('driver_positions_copy_changes_total', 'Changes of driver positions (and ticks) applied to this instance’s copy from Redis', () => copies.stats.applied);
+    metrics.total('driver_positions_copy_lag_seconds_total', 'Time from a change’s sending to its arrival in this copy, summed over changes (divided by them: the mean lag)', () => copies.stats.lagSeconds);
+    metrics.gauge('driver_positions_copy_lag_max_seconds', 'The largest lag of this copy behind Redis since the previous scrape (reads refuse a copy silent for 1 s)', [], () => [{ value: copies.takeMaxLag() / 1000 }]);
+    metrics.total('driver_positions_copy_resyncs_total', 'Snapshots this copy loaded: at start, and after a missed change or a lost subscription', () => copies.stats.resyncs);
+  }
 
   const checked = shared(() => runChecks(sources.checks));
   metrics.gauge('dependency_up', 'Whether a dependency (database, Redis) answered its readiness check: 1 yes, 0 no', ['dependency'], async () =>

@@ -8,7 +8,13 @@ import { EARTH_RADIUS_KM, haversineKm, type Point } from './geo.ts';
 // {name}:polar sorted set driverId → latitude, for the drivers GEO cannot hold (beyond ±85.05°)
 // {name}:pos   hash driverId → "lat,lon,updatedAt", the exact report and its time
 // {name}:seen  sorted set driverId → updatedAt, so stale drivers can be dropped oldest first
-const keysOf = (name: string) => [`${name}:geo`, `${name}:pos`, `${name}:seen`, `${name}:polar`] as const;
+// Every change of every index is also published, numbered, for the copies each instance reads from
+// (driver-index-copy.ts): CHANGES_SEQ counts them, CHANGES is the channel.
+export const CHANGES = 'drivers:changes';
+export const CHANGES_SEQ = 'drivers:changes:seq';
+const keysOf = (name: string) => [`${name}:geo`, `${name}:pos`, `${name}:seen`, `${name}:polar`, CHANGES_SEQ] as const;
+/** The hash of an index's exact reports (what a copy loads). */
+export const reportsKey = (name: string) => `${name}:pos`;
 const GEO_MAX_LAT = 85.05112878; // Redis GEO cannot index the polar caps
 const KM_PER_DEGREE = (EARTH_RADIUS_KM * Math.PI) / 180;
 const SWEEP_INTERVAL_MS = 10_000;
@@ -27,6 +33,18 @@ else
 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local seq = redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[7], seq .. '|' .. ARGV[9] .. '|' .. ARGV[8] .. '|' .. ARGV[1] .. '|' .. ARGV[5])
+return 1`;
+
+// A change with an empty report is a removal.
+const REMOVE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+local seq = redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[2], seq .. '|' .. ARGV[4] .. '|' .. ARGV[3] .. '|' .. ARGV[1] .. '|')
 return 1`;
 
 // The nearest fresh candidates within the radius. GEOSEARCH costs as much as the drivers inside
@@ -102,28 +120,35 @@ function parseReport(driverId: number, report: string): DriverPosition {
 /** The driver location index in Redis, shared by every instance; `name` keeps several indexes apart. */
 export class RedisDriverIndex implements DriverLocationIndex {
   readonly #redis: Redis;
+  readonly #name: string;
+  readonly #channel: string;
   readonly #keys: ReturnType<typeof keysOf>;
   readonly #upsert: Script;
+  readonly #remove: Script;
   readonly #nearby: Script;
   readonly #sweep: Script;
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(redis: Redis, clock: Clock, name = 'drivers') {
     this.#redis = redis;
+    this.#name = name;
+    // Channels are not keys: the client's key prefix is added here (as the event bus does).
+    this.#channel = (redis.options.keyPrefix ?? '') + CHANGES;
     this.#keys = keysOf(name);
     this.#upsert = defineScript(redis, 'driverIndexUpsert', UPSERT, this.#keys);
+    this.#remove = defineScript(redis, 'driverIndexRemove', REMOVE, this.#keys);
     this.#nearby = defineScript(redis, 'driverIndexNearby', NEARBY, this.#keys);
     this.#sweep = defineScript(redis, 'driverIndexSweep', SWEEP, this.#keys);
     this.#sweeper = setInterval(() => void this.sweep(clock.now()).catch(() => undefined), SWEEP_INTERVAL_MS).unref();
   }
 
   async upsert({ driverId, lat, lon, updatedAt }: DriverPosition): Promise<void> {
-    await viaRedis(this.#upsert(driverId, lat, lon, updatedAt, `${lat},${lon},${updatedAt}`, isPolar(lat) ? 1 : 0));
+    // The wall-clock time of sending (not the service clock) tells copies how far behind they are.
+    await viaRedis(this.#upsert(driverId, lat, lon, updatedAt, `${lat},${lon},${updatedAt}`, isPolar(lat) ? 1 : 0, this.#channel, this.#name, Date.now()));
   }
 
   async remove(driverId: number): Promise<void> {
-    const [geo, pos, seen, polar] = this.#keys;
-    await viaRedis(this.#redis.multi().zrem(geo, driverId).hdel(pos, String(driverId)).zrem(seen, driverId).zrem(polar, driverId).exec());
+    await viaRedis(this.#remove(driverId, this.#channel, this.#name, Date.now()));
   }
 
   async get(driverId: number, now: number): Promise<DriverPosition | undefined> {

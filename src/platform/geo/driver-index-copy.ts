@@ -1,0 +1,229 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.ts';
+import { unavailable } from '../errors.ts';
+import type { DriverLocationIndex, DriverPosition, NearbyDriver } from './driver-index.ts';
+import type { Point } from './geo.ts';
+import { MemoryDriverIndex } from './memory-driver-index.ts';
+import { CHANGES, CHANGES_SEQ, RedisDriverIndex, reportsKey } from './redis-driver-index.ts';
+
+/** A copy that has heard nothing from Redis for this long is not trusted: its reads answer 503. */
+export const MAX_BEHIND_MS = 1_000;
+/**
+ * Every instance numbers a tick this often, so a quiet city still proves the copies current (and a
+ * frozen Redis, which sends nothing, shows within MAX_BEHIND_MS).
+ */
+export const TICK_MS = 250;
+
+// Numbers a change with no content: proof that the channel works and nothing was missed.
+const TICK = `
+local seq = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', ARGV[1], seq .. '|' .. ARGV[2] .. '|||')
+return seq`;
+
+// The number of the last change and every index's reports, in one atomic step: what a copy starts from.
+const SNAPSHOT = `
+local result = { redis.call('GET', KEYS[1]) or '0' }
+for i = 2, #KEYS do result[i] = redis.call('HGETALL', KEYS[i]) end
+return result`;
+
+/** How far behind Redis the copies ran: per change applied, the time from its sending to its arrival. */
+export interface CopyStats {
+  applied: number;
+  lagSeconds: number;
+  /** The largest lag since the last call of `takeMaxLag`. */
+  maxLagMs: number;
+  resyncs: number;
+}
+
+/**
+ * Each instance's copy of the driver location indexes in Redis, so that the reads every request makes
+ * (nearby search, a ride view's driver, dispatch's supply) are answered from memory rather than by a
+ * round trip. Redis stays the truth: every change there is numbered and published in the same script
+ * (redis-driver-index.ts); a copy applies them in order, and when a number is missing (a dropped
+ * subscription, a Redis restarted empty), or at start, it loads a snapshot of every index with the
+ * number it was taken at, and applies what arrived meanwhile. Until it is in step, and whenever it
+ * has heard nothing for MAX_BEHIND_MS, its reads answer 503 (REDIS_UNAVAILABLE) as Redis's would.
+ */
+export class DriverIndexCopies {
+  readonly #redis: Redis;
+  readonly #subscriber: Redis;
+  readonly #channel: string;
+  readonly #names: readonly string[];
+  readonly #clock: Clock;
+  readonly #log: FastifyBaseLogger;
+  readonly #tick: (...args: Array<string | number>) => Promise<unknown>;
+  readonly #snapshot: () => Promise<unknown>;
+  readonly #timer: NodeJS.Timeout;
+  #copies = new Map<string, MemoryDriverIndex>();
+  /** The number of the last change applied; undefined while out of step. */
+  #seq: number | undefined;
+  #syncing = false;
+  /** Changes heard while a snapshot is under way, applied after it. */
+  #heldBack: string[] = [];
+  #heardAt = 0;
+  #closed = false;
+  readonly stats: CopyStats = { applied: 0, lagSeconds: 0, maxLagMs: 0, resyncs: 0 };
+
+  /** `subscriber` must be a connection of its own (Redis reserves it for subscriptions). */
+  constructor(redis: Redis, subscriber: Redis, names: readonly string[], clock: Clock, log: FastifyBaseLogger) {
+    this.#redis = redis;
+    this.#subscriber = subscriber;
+    this.#channel = (redis.options.keyPrefix ?? '') + CHANGES;
+    this.#names = names;
+    this.#clock = clock;
+    this.#log = log;
+    redis.defineCommand('driverCopiesTick', { numberOfKeys: 1, lua: TICK });
+    redis.defineCommand('driverCopiesSnapshot', { numberOfKeys: 1 + names.length, lua: SNAPSHOT });
+    const commands = redis as unknown as Record<string, (...args: Array<string | number>) => Promise<unknown>>;
+    this.#tick = (...args) => commands.driverCopiesTick(CHANGES_SEQ, ...args);
+    this.#snapshot = () => commands.driverCopiesSnapshot(CHANGES_SEQ, ...names.map(reportsKey));
+    for (const name of names) this.#copies.set(name, new MemoryDriverIndex(() => clock.now()));
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.#channel) this.#hear(text);
+    });
+    // Whatever was published while the subscription was down is lost: out of step until a snapshot.
+    subscriber.on('close', () => (this.#seq = undefined));
+    this.#timer = setInterval(() => void this.#tick(this.#channel, Date.now()).catch(() => undefined), TICK_MS).unref();
+  }
+
+  /** Subscribes and loads the first snapshot; reads answer 503 until it is loaded. */
+  async start(): Promise<void> {
+    await this.#subscriber.subscribe(this.#channel);
+    await this.#resync();
+  }
+
+  /** One index: writes go to Redis (and this copy at once), reads to this copy. */
+  index(name: string): DriverLocationIndex {
+    const truth = new RedisDriverIndex(this.#redis, this.#clock, name);
+    return new CopiedDriverIndex(truth, () => this.#current(name), () => this.#copies.get(name)!);
+  }
+
+  /** Throws (503) unless the copy is in step with Redis and heard from it within MAX_BEHIND_MS. */
+  inStep(): void {
+    this.#current(this.#names[0]);
+  }
+
+  /** The largest lag since the last call, in milliseconds. */
+  takeMaxLag(): number {
+    const max = this.stats.maxLagMs;
+    this.stats.maxLagMs = 0;
+    return max;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await Promise.all([...this.#copies.values()].map((copy) => copy.close()));
+  }
+
+  /** The copy of the index, if it can be trusted now. */
+  #current(name: string): MemoryDriverIndex {
+    if (this.#seq === undefined || this.#syncing || Date.now() - this.#heardAt > MAX_BEHIND_MS) {
+      throw unavailable('A shared dependency (Redis) is unavailable; try again shortly', 'REDIS_UNAVAILABLE');
+    }
+    return this.#copies.get(name)!;
+  }
+
+  #hear(text: string): void {
+    this.#heardAt = Date.now();
+    if (this.#syncing) return void this.#heldBack.push(text);
+    const seq = Number(text.slice(0, text.indexOf('|')));
+    if (this.#seq !== undefined && seq <= this.#seq) return; // already in the snapshot
+    if (this.#seq === undefined || seq !== this.#seq + 1) {
+      this.#heldBack.push(text);
+      return void this.#resync();
+    }
+    this.#apply(text);
+  }
+
+  #apply(text: string): void {
+    const [seq, sentAt, name, driverId, report] = text.split('|');
+    this.#seq = Number(seq);
+    const lagMs = Math.max(0, Date.now() - Number(sentAt));
+    this.stats.applied++;
+    this.stats.lagSeconds += lagMs / 1000;
+    if (lagMs > this.stats.maxLagMs) this.stats.maxLagMs = lagMs;
+    const copy = this.#copies.get(name);
+    if (!copy) return; // a tick, or an index this instance does not copy
+    if (report) copy.upsertNow(parseReport(Number(driverId), report));
+    else void copy.remove(Number(driverId));
+  }
+
+  async #resync(): Promise<void> {
+    if (this.#syncing || this.#closed) return;
+    this.#syncing = true;
+    this.stats.resyncs++;
+    try {
+      const [seq, ...hashes] = (await this.#snapshot()) as [string, ...string[][]];
+      const loaded = new Map<string, MemoryDriverIndex>();
+      this.#names.forEach((name, i) => {
+        const copy = new MemoryDriverIndex(() => this.#clock.now());
+        const flat = hashes[i];
+        for (let k = 0; k < flat.length; k += 2) copy.upsertNow(parseReport(Number(flat[k]), flat[k + 1]));
+        loaded.set(name, copy);
+      });
+      const old = this.#copies;
+      this.#copies = loaded;
+      await Promise.all([...old.values()].map((copy) => copy.close()));
+      this.#seq = Number(seq);
+      this.#heardAt = Date.now();
+    } catch (error) {
+      this.#seq = undefined;
+      this.#log.warn({ err: error }, 'driver positions not copied from Redis; trying again with the next change');
+    } finally {
+      this.#syncing = false;
+    }
+    const heldBack = this.#heldBack;
+    this.#heldBack = [];
+    // In order: those the snapshot holds are passed over; a missing number starts another snapshot.
+    if (this.#seq !== undefined) for (const text of heldBack) this.#hear(text);
+  }
+}
+
+function parseReport(driverId: number, report: string): DriverPosition {
+  const [lat, lon, updatedAt] = report.split(',').map(Number);
+  return { driverId, lat, lon, updatedAt };
+}
+
+/** An index whose writes go to Redis and whose reads come from this instance's copy of it. */
+class CopiedDriverIndex implements DriverLocationIndex {
+  readonly #truth: RedisDriverIndex;
+  /** The copy to read: throws while it cannot be trusted. */
+  readonly #copy: () => MemoryDriverIndex;
+  /** The copy as it is, for this instance's own writes (a snapshot under way holds or follows them). */
+  readonly #own: () => MemoryDriverIndex;
+
+  constructor(truth: RedisDriverIndex, copy: () => MemoryDriverIndex, own: () => MemoryDriverIndex) {
+    this.#truth = truth;
+    this.#copy = copy;
+    this.#own = own;
+  }
+
+  async upsert(position: DriverPosition): Promise<void> {
+    await this.#truth.upsert(position);
+    // This instance reads its own write at once, before the change comes back on the channel.
+    this.#own().upsertNow(position);
+  }
+
+  async remove(driverId: number): Promise<void> {
+    await this.#truth.remove(driverId);
+    await this.#own().remove(driverId);
+  }
+
+  get(driverId: number, now: number): Promise<DriverPosition | undefined> {
+    return this.#copy().get(driverId, now);
+  }
+
+  nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
+    return this.#copy().nearby(center, radiusKm, limit, now);
+  }
+
+  fresh(now: number): Promise<DriverPosition[]> {
+    return this.#copy().fresh(now);
+  }
+
+  close(): Promise<void> {
+    return this.#truth.close();
+  }
+}
