@@ -76,7 +76,7 @@ describe('driver positions copied to every instance', { skip: missing }, () => {
       .exec();
     assert.equal((await nearbyOn(b, 26.9, 75.8)).some((d) => d.driverId === unheard), false, 'B has not heard of it');
     await report(a, 26.9124, 75.7873);
-    await eventually(async () => ((await nearbyOn(b, 26.9, 75.8)).some((d) => d.driverId === unheard) ? true : undefined), 'the unheard change on B');
+    await eventually(() => seenOn(b, 26.9, 75.8, unheard), 'the unheard change on B');
     assert.ok((await metric(b, 'driver_positions_copy_resyncs_total')) > resyncs, 'B loaded a snapshot');
   });
 

@@ -42,8 +42,9 @@ export interface CopyStats {
  * round trip. Redis stays the truth: every change there is numbered and published in the same script
  * (redis-driver-index.ts); a copy applies them in order, and when a number is missing (a dropped
  * subscription, a Redis restarted empty), or at start, it loads a snapshot of every index with the
- * number it was taken at, and applies what arrived meanwhile. Until it is in step, and whenever it
- * has heard nothing for MAX_BEHIND_MS, its reads answer 503 (REDIS_UNAVAILABLE) as Redis's would.
+ * number it was taken at, and applies what arrived meanwhile. Its reads answer 503 (REDIS_UNAVAILABLE),
+ * as Redis's would, until the first snapshot after the subscription (re)started is loaded, and
+ * whenever it has heard nothing, or been catching up a missed change, for more than MAX_BEHIND_MS.
  */
 export class DriverIndexCopies {
   readonly #redis: Redis;
@@ -58,6 +59,10 @@ export class DriverIndexCopies {
   #copies = new Map<string, MemoryDriverIndex>();
   /** The number of the last change applied; undefined while out of step. */
   #seq: number | undefined;
+  /** Whether the copy holds a snapshot taken since the subscription last (re)started. */
+  #loaded = false;
+  /** Since when (wall clock) a missed change is being caught up: the copy serves for MAX_BEHIND_MS meanwhile. */
+  #behindSince: number | undefined;
   #syncing = false;
   /** Changes heard while a snapshot is under way, applied after it. */
   #heldBack: string[] = [];
@@ -83,7 +88,10 @@ export class DriverIndexCopies {
       if (channel === this.#channel) this.#hear(text);
     });
     // Whatever was published while the subscription was down is lost: out of step until a snapshot.
-    subscriber.on('close', () => (this.#seq = undefined));
+    subscriber.on('close', () => {
+      this.#seq = undefined;
+      this.#loaded = false;
+    });
     this.#timer = setInterval(() => void this.#tick(this.#channel, Date.now()).catch(() => undefined), TICK_MS).unref();
   }
 
@@ -119,7 +127,8 @@ export class DriverIndexCopies {
 
   /** The copy of the index, if it can be trusted now. */
   #current(name: string): MemoryDriverIndex {
-    if (this.#seq === undefined || this.#syncing || Date.now() - this.#heardAt > MAX_BEHIND_MS) {
+    const now = Date.now();
+    if (!this.#loaded || now - this.#heardAt > MAX_BEHIND_MS || (this.#behindSince !== undefined && now - this.#behindSince > MAX_BEHIND_MS)) {
       throw unavailable('A shared dependency (Redis) is unavailable; try again shortly', 'REDIS_UNAVAILABLE');
     }
     return this.#copies.get(name)!;
@@ -131,6 +140,7 @@ export class DriverIndexCopies {
     const seq = Number(text.slice(0, text.indexOf('|')));
     if (this.#seq !== undefined && seq <= this.#seq) return; // already in the snapshot
     if (this.#seq === undefined || seq !== this.#seq + 1) {
+      this.#behindSince ??= Date.now();
       this.#heldBack.push(text);
       return void this.#resync();
     }
@@ -167,6 +177,8 @@ export class DriverIndexCopies {
       this.#copies = loaded;
       await Promise.all([...old.values()].map((copy) => copy.close()));
       this.#seq = Number(seq);
+      this.#loaded = true;
+      this.#behindSince = undefined;
       this.#heardAt = Date.now();
     } catch (error) {
       this.#seq = undefined;
