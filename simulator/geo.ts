@@ -1,4 +1,4 @@
-import type { Point } from '../src/platform/geo/geo.ts';
+import type { Point } from '../src/contract/types.ts';
 
 // The simulator is a client of the API, like a phone app: it brings its own small geometry rather
 // than reaching into the service's code.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { DispatchMode } from '../src/platform/vocabulary.ts';
+import type { DispatchMode } from '../src/contract/types.ts';
 import type { AdminAccess } from './accounts.ts';
 import { cityNames, loadCity, type City } from './cities.ts';
 import type { CityDay } from './simulation.ts';

@@ -69,8 +69,9 @@ export class SimRider implements RiderSide {
       });
     } catch (error) {
       // Refused (a code of the service's) or not answered at all: either way not a request of the day.
-      ledger.bookingFailed(error instanceof ApiError ? error.code : 'NO_ANSWER');
-      if (!(error instanceof ApiError)) this.#world.settings.warn(`booking not answered: ${(error as Error).message}`);
+      const answered = error instanceof ApiError && error.status !== 0;
+      ledger.bookingFailed(answered ? error.code : 'NO_ANSWER');
+      if (!answered) this.#world.settings.warn(`booking not answered: ${(error as Error).message}`);
       return;
     } finally {
       this.#booking = false;

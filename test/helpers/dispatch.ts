@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { call, type TestApp } from './app.ts';
+import { routes } from '../../src/contract/routes.ts';
+import type { Offer } from '../../src/contract/types.ts';
+import { apiOf } from './api.ts';
+import type { TestApp } from './app.ts';
 import { signUp, type TestUser } from './factories.ts';
 import { TRIP } from './rides.ts';
 
@@ -25,21 +28,21 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 /** A driver with a vehicle, online at `at`. */
 export async function driverAt(t: TestApp, at: { lat: number; lon: number }, vehicleType = 'mini'): Promise<TestUser> {
   const driver = await signUp(t, { role: 'DRIVER' });
-  const profile = await call(t.app, 'PUT', '/drivers/me/profile', { token: driver.token, body: { vehicleType, vehicleNumber: `KA01AB${String(driver.id).padStart(4, '0')}` } });
+  const profile = await apiOf(t, driver).send(routes.drivers.saveProfile, { body: { vehicleType, vehicleNumber: `KA01AB${String(driver.id).padStart(4, '0')}` } as never });
   assert.equal(profile.status, 200, JSON.stringify(profile.body));
   await report(t, driver, at);
   return driver;
 }
 
 export async function report(t: TestApp, driver: TestUser, at: { lat: number; lon: number }): Promise<void> {
-  const reply = await call(t.app, 'PUT', '/drivers/me/location', { token: driver.token, body: at });
+  const reply = await apiOf(t, driver).send(routes.drivers.report, { body: at });
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
 }
 
-export async function offersOf(t: TestApp, driver: TestUser): Promise<Array<{ offerId: number; rideId: number; status: string; pickupDistanceKm: number; expiresAt: string }>> {
-  const reply = await call(t.app, 'GET', '/drivers/me/offers', { token: driver.token });
+export async function offersOf(t: TestApp, driver: TestUser): Promise<Offer[]> {
+  const reply = await apiOf(t, driver).send(routes.offers.pending);
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body;
+  return reply.body as Offer[];
 }
 
 /** Waits until the driver holds an offer of the ride. */

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import type { Config } from '../../src/config.ts';
 import type { Role } from '../../src/platform/auth/roles.ts';
-import { call, createTestApp, type TestApp } from './app.ts';
+import { routes } from '../../src/contract/routes.ts';
+import { apiOf } from './api.ts';
+import { createTestApp, type TestApp } from './app.ts';
 
 export interface TestUser {
   id: number;
@@ -23,14 +25,14 @@ export async function signUp(t: TestApp, fields: { role?: Role; name?: string; e
   const email = fields.email ?? uniqueEmail(role.toLowerCase());
   const password = fields.password ?? 'correct horse battery';
   const mailsBefore = t.smtp.mails.length;
-  const requested = await call(t.app, 'POST', '/auth/signup/request-otp', { body: { name, email } });
+  const api = apiOf(t);
+  const requested = await api.send(routes.auth.requestOtp, { body: { name, email } });
   assert.equal(requested.status, 200, JSON.stringify(requested.body));
   const otp = await t.smtp.otpFor(email, mailsBefore);
-  const signup = await call(t.app, 'POST', '/auth/signup', { body: { name, email, password, otp, role } });
+  const signup = await api.send(routes.auth.signup, { body: { name, email, password, otp, role } });
   assert.equal(signup.status, 200, JSON.stringify(signup.body));
-  const login = await call(t.app, 'POST', '/auth/login', { body: { email, password, role } });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  return { id: login.body.id, name, email, password, role, token: login.body.accessToken, refreshToken: login.body.refreshToken };
+  const tokens = await api.call(routes.auth.login, { body: { email, password, role } });
+  return { id: tokens.id, name, email, password, role, token: tokens.accessToken, refreshToken: tokens.refreshToken };
 }
 
 /** A test app with one operator: an e-mail of ADMIN_EMAILS, signed up as ADMIN. */

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { routes } from '../../src/contract/routes.ts';
+import type { StatusBody } from '../../src/contract/types.ts';
+import { apiOf, asReply } from './api.ts';
 import { call, type Reply, type TestApp } from './app.ts';
 import { signUp, type TestUser } from './factories.ts';
 
@@ -34,16 +37,14 @@ export function assertOk(reply: Reply, what = 'request'): void {
 
 /** Books a ride for the rider (short trip by default) and returns the booking response. */
 export async function bookRide(t: TestApp, rider: TestUser, body: Record<string, unknown> = {}) {
-  const reply = await call(t.app, 'POST', '/rides/book', {
-    token: rider.token,
-    body: { pickupLocation: 'MG Road', dropLocation: 'Koramangala', ...TRIP, ...body },
-  });
+  const answer = await apiOf(t, rider).send(routes.rides.book, { body: { pickupLocation: 'MG Road', dropLocation: 'Koramangala', ...TRIP, ...body } });
+  const reply = asReply(answer);
   assertOk(reply, 'book');
   return reply.body;
 }
 
-export function setStatus(t: TestApp, user: TestUser, rideId: number, body: Record<string, unknown>) {
-  return call(t.app, 'POST', `/rides/status/${rideId}`, { token: user.token, body });
+export async function setStatus(t: TestApp, user: TestUser, rideId: number, body: Record<string, unknown>): Promise<Reply> {
+  return asReply(await apiOf(t, user).send(routes.rides.change, { params: { rideId }, body: body as StatusBody }));
 }
 
 export const accept = (t: TestApp, driver: TestUser, rideId: number) => setStatus(t, driver, rideId, { status: 'ACCEPTED', driverId: String(driver.id) });
@@ -51,14 +52,14 @@ export const accept = (t: TestApp, driver: TestUser, rideId: number) => setStatu
 /** A driver with a vehicle profile: they may accept rides their vehicle serves (a bike only bikes, an SUV suv, sedan and mini). */
 export async function driverWithVehicle(t: TestApp, vehicleType: string): Promise<TestUser> {
   const driver = await signUp(t, { role: 'DRIVER' });
-  const reply = await call(t.app, 'PUT', '/drivers/me/profile', { token: driver.token, body: { vehicleType, vehicleNumber: `KA01VH${String(driver.id).padStart(4, '0')}` } });
-  assertOk(reply, 'vehicle profile');
+  const answer = await apiOf(t, driver).send(routes.drivers.saveProfile, { body: { vehicleType, vehicleNumber: `KA01VH${String(driver.id).padStart(4, '0')}` } as never });
+  assertOk(asReply(answer), 'vehicle profile');
   return driver;
 }
 
 /** The public view of a ride. */
 export async function rideStatus(t: TestApp, rideId: number) {
-  const reply = await call(t.app, 'GET', `/rides/status/${rideId}`);
+  const reply = asReply(await apiOf(t).send(routes.rides.status, { params: { rideId } }));
   assertOk(reply, 'status');
   return reply.body;
 }
@@ -101,7 +102,7 @@ export interface NotificationItem {
 
 /** The user's notifications about one ride, oldest first. */
 export async function notificationsAbout(t: TestApp, user: TestUser, rideId: number): Promise<NotificationItem[]> {
-  const reply = await call(t.app, 'GET', '/notifications/history?limit=200', { token: user.token });
+  const reply = asReply(await apiOf(t, user).send(routes.notifications.history, { query: { limit: 200 } }));
   assertOk(reply, 'notifications');
   return (reply.body.notifications as NotificationItem[]).filter((n) => n.rideId === rideId).reverse();
 }
@@ -148,8 +149,7 @@ export function signUpMany(t: TestApp, count: number, role: TestUser['role']): P
 export async function tripWithFare(t: TestApp, rideType: string, min: number, max: number) {
   for (let km = 0.5; km <= 60; km += 0.5) {
     const trip = tripNorth(km);
-    const query = new URLSearchParams({ rideType, ...Object.fromEntries(Object.entries(trip).map(([k, v]) => [k, String(v)])) });
-    const quote = await call(t.app, 'GET', `/rides/estimate?${query.toString()}`);
+    const quote = asReply(await apiOf(t).send(routes.rides.estimate, { query: { rideType, ...trip } }));
     assertOk(quote, 'estimate');
     if (quote.body.fare >= min && quote.body.fare <= max) return { rideType, ...trip };
     if (quote.body.fare > max) break;

@@ -1,4 +1,4 @@
-import type { WebAppSettings } from '../../src/platform/web-apps.ts';
+import type { WebAppSettings } from '../../src/contract/types.ts';
 
 export type { WebAppSettings };
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, Offer, Ride } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';

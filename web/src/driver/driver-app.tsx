@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 import { ApiError } from '../api/client.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, Offer, Ride } from '../api/types.ts';

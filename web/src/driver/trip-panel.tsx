@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { pointOf } from '../map/places.ts';

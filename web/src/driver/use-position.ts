@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 import { CITY_CENTRE } from '../map/places.ts';
 
 /** Where the position comes from: the device, or a marker the driver drags when the device has none. */

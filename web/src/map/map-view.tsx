@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'preact/hooks';
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 import type { WebAppSettings } from '../config.ts';
 import { CITY_CENTRE } from './places.ts';
 import './map.css';

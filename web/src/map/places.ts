@@ -1,4 +1,4 @@
-import type { Point } from '../../../src/platform/geo/geo.ts';
+import type { Point } from '../../../src/contract/types.ts';
 
 export interface Place extends Point {
   name: string;

@@ -1,5 +1,5 @@
-import { haversineKm } from '../../../src/platform/geo/geo.ts';
-import { zoneCentre } from '../../../src/platform/geo/zones.ts';
+import { haversineKm } from '../../../src/contract/rules.ts';
+import { zoneCentre } from '../../../src/contract/zones.ts';
 import { KNOWN_PLACES } from '../map/places.ts';
 
 /** A zone within this distance of a known place is named after it. */

@@ -1,9 +1,8 @@
-import type { UserMessage } from '../../../src/platform/realtime/hub.ts';
 import type { ApiClient } from '../api/client.ts';
-import type { UserMessages } from '../api/types.ts';
+import type { ServerMessage } from '../api/types.ts';
 
 /** One message of the user's stream, by type (`ride.updated`, `offer.created`, …). */
-export type Message = { [K in keyof UserMessages]: UserMessage<UserMessages, K> }[keyof UserMessages];
+export type Message = ServerMessage;
 
 export type ChannelState = 'connecting' | 'live' | 'offline';
 

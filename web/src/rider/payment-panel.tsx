@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { parseOnlinePaymentMode } from '../../../src/platform/vocabulary.ts';
+import { parseOnlinePaymentMode } from '../../../src/contract/rules.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { ErrorNotice, Notice } from '../ui/components.tsx';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
-import type { RidePosition } from '../../../src/events.ts';
-import { durationMinutes, roadDistanceKm } from '../../../src/modules/pricing/pricing.model.ts';
+import type { RidePosition } from '../../../src/contract/types.ts';
+import { durationMinutes, roadDistanceKm } from '../../../src/contract/rules.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { ComponentChildren } from 'preact';
 import type { Ride, RideType } from '../api/types.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { RidePosition } from '../../../src/events.ts';
+import type { RidePosition } from '../../../src/contract/types.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { Ride, RideStatus } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';

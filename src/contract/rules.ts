@@ -1,0 +1,5 @@
+// The service's own arithmetic that clients show (pure functions, no I/O), so an app never copies
+// a rule the server decides: the ETA the rider sees, which payment modes go online.
+export { durationMinutes, roadDistanceKm } from '../modules/pricing/pricing.model.ts';
+export { parseOnlinePaymentMode } from '../platform/vocabulary.ts';
+export { haversineKm } from '../platform/geo/geo.ts';

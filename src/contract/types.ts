@@ -1,0 +1,138 @@
+// The API's shapes for its clients (the web apps, the simulator, the tests), taken from the
+// server's own TypeBox schemas: a field renamed on the server is a type error in every client.
+// Types only: nothing of the server runs where these are imported.
+import type { Static } from 'typebox';
+import type { DeclineBody as DeclineSchema, Offer } from '../modules/dispatch/offers.schemas.ts';
+import type { RequestOtpBody as RequestOtpSchema, RequestOtpResponse as RequestOtpReply, SignupBody, LoginBody, TokenResponse } from '../modules/auth/auth.schemas.ts';
+import type { Approval, DriverProfile, DriversByApprovalQuery as DriversQuerySchema, ProfileBody, DriverLocation } from '../modules/drivers/drivers.schemas.ts';
+import type { HistoryResponse as NotificationPageSchema, Notification } from '../modules/notifications/notifications.schemas.ts';
+import type { OrderBody, OrderResponse as OrderSchema, VerifyBody, VerifyResponse as VerifySchema } from '../modules/payments/payments.schemas.ts';
+import type { FareEstimate } from '../modules/pricing/pricing.schemas.ts';
+import type {
+  BookBody,
+  CancelBody as CancelSchema,
+  CancellationQuote,
+  EstimateQuery,
+  FeedbackBody as FeedbackSchema,
+  LocationResponse,
+  PaymentModeBody as PaymentModeSchema,
+  PublicRide,
+  Ride,
+  RideStatus,
+  RideStatusResponse,
+  StatusBody,
+} from '../modules/rides/rides.schemas.ts';
+import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
+import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
+import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
+import type {
+  AdminCancelBody as AdminCancelSchema,
+  AdminDriver,
+  AdminRide,
+  AdminRidesQuery,
+  Overview,
+  PricingHistory,
+  RejectBody as RejectSchema,
+  TimelineEntry,
+} from '../modules/admin/operations.schemas.ts';
+import type { RefundBody, RideRefunds } from '../modules/admin/refunds.schemas.ts';
+import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
+import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
+import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
+import type { CancellationRule, PricingRules, PricingVersion, Rate } from '../modules/pricing/pricing.schemas.ts';
+import type { PageQuery } from '../platform/pagination.ts';
+import type { Role } from '../platform/auth/roles.ts';
+import type { MessageResponse as MessageSchema } from '../platform/schemas.ts';
+import type { UserMessage } from '../platform/realtime/hub.ts';
+import type { UserMessages } from '../events.ts';
+
+export type {
+  Account,
+  AccountQuery,
+  AccountStatus,
+  AdminDriver,
+  AdminRide,
+  AdminRidesQuery,
+  AdminUser,
+  Approval,
+  AuditEntry,
+  AuditQuery,
+  BookBody,
+  CancellationQuote,
+  CancellationRule,
+  Complaint,
+  ComplaintCategory,
+  ComplaintsQuery,
+  ComplaintStatus,
+  CreateUserBody,
+  DeletionRequest,
+  DriverLocation,
+  DriverProfile,
+  EstimateQuery,
+  FareEstimate,
+  LiveDriver,
+  LiveDrivers,
+  LiveDriversQuery,
+  LiveDriverState,
+  LocationResponse,
+  LoginBody,
+  Notification,
+  Offer,
+  OrderBody,
+  Overview,
+  PageQuery,
+  PricingHistory,
+  PricingRules,
+  PricingVersion,
+  ProfileBody,
+  PublicRide,
+  Rate,
+  RefundBody,
+  Ride,
+  RideRefunds,
+  RideStatus,
+  RideStatusResponse,
+  Role,
+  Settings,
+  SettingsUpdate,
+  SignupBody,
+  StatusBody,
+  TimelineEntry,
+  TokenResponse,
+  VerifyBody,
+};
+export type { DispatchMode, PaymentMode, RideType } from '../platform/vocabulary.ts';
+export type { Point } from '../platform/geo/geo.ts';
+/** What the web apps read from GET /app/config.json. */
+export type { WebAppSettings } from '../platform/web-apps.ts';
+export type { VehicleType } from '../modules/drivers/vehicles.ts';
+export type RequestOtpBody = Static<typeof RequestOtpSchema>;
+export type RequestOtpResponse = Static<typeof RequestOtpReply>;
+export type CancelBody = Static<typeof CancelSchema>;
+export type FeedbackBody = Static<typeof FeedbackSchema>;
+export type PaymentModeBody = Static<typeof PaymentModeSchema>;
+export type DeclineBody = Static<typeof DeclineSchema>;
+export type NotificationPage = Static<typeof NotificationPageSchema>;
+export type OrderResponse = Static<typeof OrderSchema>;
+export type VerifyResponse = Static<typeof VerifySchema>;
+export type MessageResponse = Static<typeof MessageSchema>;
+export type ZonesResponse = Static<typeof ZonesSchema>;
+export type ZoneView = ZonesResponse['zones'][number];
+export type BlockBody = Static<typeof BlockSchema>;
+export type DriversQuery = Static<typeof DriversQuerySchema>;
+export type AdminCancelBody = Static<typeof AdminCancelSchema>;
+export type RejectBody = Static<typeof RejectSchema>;
+export type ResolveBody = Static<typeof ResolveSchema>;
+/** A position as clients send it (REST and the realtime channel). */
+export interface Position {
+  lat: number;
+  lon: number;
+}
+
+export type { RidePosition, UserMessages } from '../events.ts';
+/** A message of the realtime channel about the user's rides, offers and notifications, narrowed by its `type`. */
+export type ServerMessage = { [K in keyof UserMessages]: UserMessage<UserMessages, K> }[keyof UserMessages];
+/** The channel's answers to the client's own messages: no `seq`, never replayed (docs/realtime.md). */
+export type ChannelReply = { type: 'ready'; userId: number; seq: number } | { type: 'resync'; seq: number } | { type: 'pong' } | { type: 'error'; code: string; message: string };
+/** What a client sends over the channel. */
+export type ClientMessage = { type: 'auth'; token: string; resumeAfter?: number } | { type: 'ping' } | ({ type: 'position' } & Position);
