@@ -118,6 +118,45 @@ describe('the Redis hub knows whom a message can reach, on every instance', { sk
     resumed.detach();
   });
 
+  test('the messages of one turn go out as one channel message, each user’s numbered in order and kept for resume', async () => {
+    const a = await instance();
+    const b = await instance();
+    const [first, second] = [9_101, 9_102];
+    const heardFirst: Array<UserMessage<Messages>> = [];
+    const heardSecond: Array<UserMessage<Messages>> = [];
+    const attachedFirst = await b.attach(first, (message) => heardFirst.push(message));
+    const attachedSecond = await b.attach(second, (message) => heardSecond.push(message));
+    await eventually(() => a.reaches(first) && a.reaches(second), 'A knows both attached');
+    // A third connection listens to the channel itself and counts what crosses it.
+    const listener = createRedis(REDIS_URL, prefix, pino({ level: 'silent' }), { subscriber: true });
+    clients.push(listener);
+    const crossings: string[] = [];
+    listener.on('message', (channel: string, text: string) => channel === `${prefix}realtime` && crossings.push(text));
+    await listener.subscribe(`${prefix}realtime`);
+
+    await Promise.all([a.send(first, 'note', { n: 1 }), a.send(second, 'note', { n: 2 }), a.send(first, 'note', { n: 3 })]);
+    await eventually(() => heardFirst.length === 2 && heardSecond.length === 1 && crossings.length > 0, 'B hears all three');
+    assert.equal(crossings.length, 1, 'one channel message for the turn');
+    assert.deepEqual(
+      heardFirst.map((message) => [message.seq, message.data.n]),
+      [
+        [attachedFirst.seq + 1, 1],
+        [attachedFirst.seq + 2, 3],
+      ],
+    );
+    assert.deepEqual(
+      heardSecond.map((message) => [message.seq, message.data.n]),
+      [[attachedSecond.seq + 1, 2]],
+    );
+    const resumed = await b.attach(first, () => {}, attachedFirst.seq);
+    assert.deepEqual(
+      resumed.replay.map((message) => message.data.n),
+      [1, 3],
+      'both kept for a resume',
+    );
+    for (const attachment of [attachedFirst, attachedSecond, resumed]) attachment.detach();
+  });
+
   test('a user’s replay stream keeps at most REPLAY_MESSAGES messages and REPLAY_BYTES bytes', async () => {
     const a = await instance();
     const first = await a.attach(9, () => {});

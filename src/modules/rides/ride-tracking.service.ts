@@ -58,7 +58,9 @@ export class RideTracking {
   /** The rider follows the position live; the first one within 300 m of the pickup tells them once. */
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<string> {
     const at = new Date(reported.updatedAt).toISOString();
-    if (this.#deps.hub.reaches(ride.rider_id)) await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at });
+    // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out. A
+    // message the hub could not send is the hub's to announce: the rider's client is told to resync.
+    if (this.#deps.hub.reaches(ride.rider_id)) this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at }).catch(() => {});
     await this.#deps.arrival.onPosition(ride, reported);
     return at;
   }

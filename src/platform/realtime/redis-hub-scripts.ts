@@ -9,6 +9,7 @@ import { REPLAY_BYTES, REPLAY_MESSAGES, REPLAY_MS } from './hub.ts';
 //                              A number skipped after an outage has no entry: a hole resumes cannot cross
 // realtime:replay-bytes:{user} the bytes of the messages in that stream
 // realtime                     the channel every instance hears, to reach connections wherever they are
+//                              (each channel message an array of the messages one script sent)
 // realtime:attached            sorted set user → when a connection of theirs last attached (ms), and the
 //                              channel announcing each attach, so every instance knows whom a message can reach
 export const CHANNEL = 'realtime';
@@ -19,38 +20,48 @@ const SEQ_TTL_SECONDS = 86_400;
 // and attaching comes first.
 const START_SEQ = `redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ${SEQ_TTL_SECONDS})`;
 
-// Number it, keep it, fan it out. The message JSON is assembled here so the sequence number is in
-// it; type and time are plain tokens, data is JSON already. Kept messages leave from the oldest
-// until the rest are within the replay window, count and bytes, one entry per step, so each message
-// is read once more at most, when it leaves. A stream left from before (its numbers past this one,
-// after the counter was lost) is replaced: resuming into it could only have ended in a resync.
+// Number them, keep them, fan them out: the messages sent in one turn of the event loop, in one
+// script and one PUBLISH (a JSON array), so a busy instance pays one round trip, one script call and
+// one channel message per turn rather than per message. For each message (KEYS 2.. three per user,
+// ARGV 2.. four per message): the message JSON is assembled here so the sequence number is in it;
+// type and time are plain tokens, data is JSON already. Kept messages leave from the oldest until the
+// rest are within the replay window, count and bytes, one entry per step, so each message is read once
+// more at most, when it leaves. A stream left from before (its numbers past this one, after the
+// counter was lost) is replaced: resuming into it could only have ended in a resync.
 const SEND = `
-${START_SEQ}
-local seq = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ${SEQ_TTL_SECONDS})
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local message = '{"type":"' .. ARGV[3] .. '","seq":' .. string.format('%d', seq) .. ',"at":"' .. ARGV[4] .. '","data":' .. ARGV[5] .. '}'
-local id = string.format('%d', seq) .. '-0'
 local at = string.format('%d', ms)
-local added = redis.pcall('XADD', KEYS[2], id, 't', at, 'm', message)
-if type(added) == 'table' and added.err then
-  redis.call('DEL', KEYS[2], KEYS[4])
-  redis.call('XADD', KEYS[2], id, 't', at, 'm', message)
+local seqs = {}
+local published = {}
+for i = 0, (#KEYS - 1) / 3 - 1 do
+  local seqKey, replayKey, bytesKey = KEYS[2 + 3 * i], KEYS[3 + 3 * i], KEYS[4 + 3 * i]
+  redis.call('SET', seqKey, ARGV[1], 'NX', 'EX', ${SEQ_TTL_SECONDS})
+  local seq = redis.call('INCR', seqKey)
+  redis.call('EXPIRE', seqKey, ${SEQ_TTL_SECONDS})
+  local message = '{"type":"' .. ARGV[3 + 4 * i] .. '","seq":' .. string.format('%d', seq) .. ',"at":"' .. ARGV[4 + 4 * i] .. '","data":' .. ARGV[5 + 4 * i] .. '}'
+  local id = string.format('%d', seq) .. '-0'
+  local added = redis.pcall('XADD', replayKey, id, 't', at, 'm', message)
+  if type(added) == 'table' and added.err then
+    redis.call('DEL', replayKey, bytesKey)
+    redis.call('XADD', replayKey, id, 't', at, 'm', message)
+  end
+  local bytes = redis.call('INCRBY', bytesKey, #message)
+  local count = redis.call('XLEN', replayKey)
+  while count > 1 do
+    local first = redis.call('XRANGE', replayKey, '-', '+', 'COUNT', 1)[1]
+    if count <= ${REPLAY_MESSAGES} and bytes <= ${REPLAY_BYTES} and tonumber(first[2][2]) >= ms - ${REPLAY_MS} then break end
+    redis.call('XDEL', replayKey, first[1])
+    bytes = redis.call('DECRBY', bytesKey, #first[2][4])
+    count = count - 1
+  end
+  redis.call('PEXPIRE', replayKey, ${2 * REPLAY_MS})
+  redis.call('PEXPIRE', bytesKey, ${2 * REPLAY_MS})
+  seqs[#seqs + 1] = seq
+  published[#published + 1] = '{"userId":' .. ARGV[2 + 4 * i] .. ',"message":' .. message .. '}'
 end
-local bytes = redis.call('INCRBY', KEYS[4], #message)
-local count = redis.call('XLEN', KEYS[2])
-while count > 1 do
-  local first = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)[1]
-  if count <= ${REPLAY_MESSAGES} and bytes <= ${REPLAY_BYTES} and tonumber(first[2][2]) >= ms - ${REPLAY_MS} then break end
-  redis.call('XDEL', KEYS[2], first[1])
-  bytes = redis.call('DECRBY', KEYS[4], #first[2][4])
-  count = count - 1
-end
-redis.call('PEXPIRE', KEYS[2], ${2 * REPLAY_MS})
-redis.call('PEXPIRE', KEYS[4], ${2 * REPLAY_MS})
-redis.call('PUBLISH', KEYS[3], '{"userId":' .. ARGV[2] .. ',"message":' .. message .. '}')
-return seq`;
+redis.call('PUBLISH', KEYS[1], '[' .. table.concat(published, ',') .. ']')
+return seqs`;
 
 // The latest number and the kept messages after the resume point, read together so that none falls
 // between the two; and the attach recorded and announced first, so every message numbered after
@@ -78,13 +89,21 @@ redis.call('EXPIRE', KEYS[1], ${SEQ_TTL_SECONDS})
 redis.call('PUBLISH', KEYS[2], '{"userId":' .. ARGV[2] .. ',"resync":' .. string.format('%d', seq) .. '}')
 return seq`;
 
-type Send = (seqKey: string, replayKey: string, channel: string, bytesKey: string, start: number, userId: number, type: string, at: string, data: string) => Promise<number>;
+type Send = (numberOfKeys: number, ...keysThenArgs: Array<string | number>) => Promise<number[]>;
+
+/** A message to number, keep and publish (`data` is JSON). */
+export interface Outgoing {
+  userId: number;
+  type: string;
+  at: string;
+  data: string;
+}
 type Read = (seqKey: string, replayKey: string, attachedKey: string, start: number, resumeAfter: number | '', userId: number) => Promise<[string, Array<[string, string[]]>]>;
 type Skip = (seqKey: string, channel: string, start: number, userId: number) => Promise<number>;
 
 export interface RealtimeScripts {
-  /** Numbers, keeps and publishes a message (`data` is JSON); resolves to its sequence number. */
-  send(userId: number, now: number, type: string, at: string, data: string): Promise<number>;
+  /** Numbers, keeps and publishes the messages, in order, as one channel message; resolves to their sequence numbers. */
+  send(messages: readonly Outgoing[], now: number): Promise<number[]>;
   /**
    * Records and announces an attach, and reads the user's latest number with, for a resume, the
    * messages kept after `resumeAfter` (none when the oldest kept is past it), as JSON texts.
@@ -96,12 +115,20 @@ export interface RealtimeScripts {
 
 /** The scripts defined on `redis` (the connection for commands, not the subscriber). */
 export function realtimeScripts(redis: Redis): RealtimeScripts {
-  redis.defineCommand('realtimeSend', { numberOfKeys: 4, lua: SEND });
+  // The number of keys follows the batch: given with each call.
+  redis.defineCommand('realtimeSend', { lua: SEND });
   redis.defineCommand('realtimeRead', { numberOfKeys: 3, lua: READ });
   redis.defineCommand('realtimeSkip', { numberOfKeys: 2, lua: SKIP });
   const commands = redis as unknown as { realtimeSend: Send; realtimeRead: Read; realtimeSkip: Skip };
   return {
-    send: (userId, now, type, at, data) => commands.realtimeSend(seqKey(userId), replayKey(userId), CHANNEL, bytesKey(userId), now, userId, type, at, data),
+    send: (messages, now) =>
+      commands.realtimeSend(
+        1 + 3 * messages.length,
+        CHANNEL,
+        ...messages.flatMap(({ userId }) => [seqKey(userId), replayKey(userId), bytesKey(userId)]),
+        now,
+        ...messages.flatMap(({ userId, type, at, data }) => [userId, type, at, data]),
+      ),
     read: async (userId, now, resumeAfter) => {
       const [seq, entries] = await commands.realtimeRead(seqKey(userId), replayKey(userId), ATTACHED, now, resumeAfter ?? '', userId);
       return { seq: Number(seq), kept: entries.map(([, fields]) => fields[3]) };

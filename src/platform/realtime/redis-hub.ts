@@ -6,7 +6,7 @@ import { unavailable } from '../errors.ts';
 import { viaRedis } from '../redis.ts';
 import { OutageWatch } from './outage-watch.ts';
 import { REPLAY_MS, replayAfter, type Attachment, type DeliveryStats, type Interruption, type Listener, type RealtimeHub, type UserMessage } from './hub.ts';
-import { ATTACHED, CHANNEL, realtimeScripts, type RealtimeScripts } from './redis-hub-scripts.ts';
+import { ATTACHED, CHANNEL, realtimeScripts, type Outgoing, type RealtimeScripts } from './redis-hub-scripts.ts';
 
 /**
  * How long after a user's last attach messages to them are still kept: a connection ends when its
@@ -18,6 +18,20 @@ export const ATTACHED_MS = 86_400_000 + 2 * REPLAY_MS;
 const RELOAD_MS = 5_000;
 /** How often users whose last attach is older than ATTACHED_MS are forgotten. */
 const SWEEP_MS = 10 * 60_000;
+/** Messages numbered and published by one script at most (its keys and one channel message stay small). */
+const MAX_BATCH = 256;
+
+interface Queued extends Outgoing {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** One message on the channel: to a user, or a number skipped for them. */
+interface Heard<M extends EventMap> {
+  userId: number;
+  message?: UserMessage<M>;
+  resync?: number;
+}
 
 /** A connection's ends of an attachment: its messages, and what it is told when they may not come. */
 interface Receiver<M extends EventMap> {
@@ -52,6 +66,8 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   readonly #outages: OutageWatch;
   #closed = false;
   #connections = 0;
+  /** Messages sent in this turn of the event loop: numbered and published together at its end. */
+  #queue: Queued[] = [];
   readonly delivery: DeliveryStats = { delivered: 0, lagSeconds: 0, unsent: 0 };
 
   /** `subscriber` is the connection reserved for subscriptions (shared with the event bus). */
@@ -105,14 +121,33 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     return at !== undefined && at > this.#clock.now() - ATTACHED_MS;
   }
 
-  async send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
-    const now = this.#clock.now();
+  /**
+   * Queues the message; the messages of one turn of the event loop go to Redis in one script and
+   * reach other instances as one channel message. Settles once it is numbered and published.
+   */
+  send<K extends keyof M & string>(userId: number, type: K, data: M[K]): Promise<void> {
+    const at = new Date(this.#clock.now()).toISOString();
+    return new Promise((resolve, reject) => {
+      if (this.#queue.push({ userId, type, at, data: JSON.stringify(data), resolve, reject }) === 1) setImmediate(() => this.#flush());
+    });
+  }
+
+  #flush(): void {
+    const queued = this.#queue;
+    this.#queue = [];
+    for (let i = 0; i < queued.length; i += MAX_BATCH) void this.#sendBatch(queued.slice(i, i + MAX_BATCH));
+  }
+
+  async #sendBatch(batch: Queued[]): Promise<void> {
     try {
-      await viaRedis(this.#scripts.send(userId, now, type, new Date(now).toISOString(), JSON.stringify(data)));
+      await viaRedis(this.#scripts.send(batch, this.#clock.now()));
+      for (const message of batch) message.resolve();
     } catch (error) {
-      this.delivery.unsent++;
-      this.#outages.lost(userId, error);
-      throw error;
+      for (const message of batch) {
+        this.delivery.unsent++;
+        this.#outages.lost(message.userId, error);
+        message.reject(error);
+      }
     }
   }
 
@@ -173,12 +208,18 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   }
 
   #heard(text: string): void {
-    let heard: { userId: number; message?: UserMessage<M>; resync?: number };
+    let heard: Heard<M> | Array<Heard<M>>;
     try {
       heard = JSON.parse(text) as typeof heard;
     } catch (error) {
       return this.#log.warn({ err: error }, 'unreadable realtime message ignored');
     }
+    // Messages come in arrays (one per script that sent them); a skipped number comes alone.
+    if (Array.isArray(heard)) for (const one of heard) this.#heardOne(one);
+    else this.#heardOne(heard);
+  }
+
+  #heardOne(heard: Heard<M>): void {
     const receivers = this.#listeners.get(heard.userId);
     if (!receivers) return;
     if (heard.resync !== undefined) {
