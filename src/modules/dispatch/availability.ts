@@ -44,6 +44,14 @@ export class Availability extends AvailableDrivers {
   readonly #deps: AvailabilityDependencies;
   readonly #states = new BoundedMap<number, { state: DriverState; until: number }>(STATES_MAX);
   readonly #waiting = new Map<number, PromiseWithResolvers<DriverState>>();
+  /**
+   * When each driver's state was last dropped, as a count of drops. A state read (or a position
+   * report) that began before a drop lost a race with it: an offer, a ride or going offline came
+   * while the database was being asked, so what the read found is not cached and does not put the
+   * driver back among the available.
+   */
+  readonly #dropped = new BoundedMap<number, number>(STATES_MAX);
+  #drops = 0;
 
   constructor(deps: AvailabilityDependencies) {
     super(deps.indexes, deps.clock);
@@ -52,19 +60,20 @@ export class Availability extends AvailableDrivers {
 
   /** Forgets what it knew of drivers whose state changed on any instance. */
   async listen(): Promise<void> {
-    await this.#deps.bus.subscribe('ride.changed', ({ driverId }) => driverId !== null && this.#states.delete(driverId));
-    await this.#deps.bus.subscribe('driver.changed', ({ driverId }) => this.#states.delete(driverId));
+    await this.#deps.bus.subscribe('ride.changed', ({ driverId }) => driverId !== null && this.#drop(driverId));
+    await this.#deps.bus.subscribe('driver.changed', ({ driverId }) => this.#drop(driverId));
   }
 
   /** After each position report: an available driver's position also goes to their vehicle's index. */
   async onPosition(position: DriverPosition): Promise<void> {
+    const asked = this.#drops;
     const state = await this.#state(position.driverId);
-    if (isFree(state)) await this.move(state.vehicle, position);
+    if (isFree(state) && !this.#droppedSince(position.driverId, asked)) await this.move(state.vehicle, position);
   }
 
   /** Reads the driver's state again and puts them in, or takes them out of, the available indexes. */
   async recheck(driverId: number): Promise<void> {
-    this.#states.delete(driverId);
+    this.#drop(driverId);
     const state = await this.#state(driverId);
     const position = isFree(state) ? await this.#deps.position(driverId) : undefined;
     if (position && state.vehicle) await this.put(state.vehicle, position);
@@ -73,7 +82,7 @@ export class Availability extends AvailableDrivers {
 
   /** The driver is offered a ride or took one: out of every index until a recheck. */
   async withdraw(driverId: number): Promise<void> {
-    this.#states.delete(driverId);
+    this.#drop(driverId);
     await this.remove(driverId);
   }
 
@@ -96,7 +105,7 @@ export class Availability extends AvailableDrivers {
 
   /** Tells every instance the driver's state changed (their cached state is dropped). */
   changed(driverId: number): Promise<void> {
-    this.#states.delete(driverId);
+    this.#drop(driverId);
     return this.#deps.bus.publish('driver.changed', { driverId });
   }
 
@@ -104,9 +113,19 @@ export class Availability extends AvailableDrivers {
     const now = this.#deps.clock.now();
     const known = this.#states.get(driverId);
     if (known && known.until > now) return known.state;
+    const asked = this.#drops;
     const state = await this.#lookupSoon(driverId);
-    this.#states.set(driverId, { state, until: now + STATE_TTL_MS });
+    if (!this.#droppedSince(driverId, asked)) this.#states.set(driverId, { state, until: now + STATE_TTL_MS });
     return state;
+  }
+
+  #drop(driverId: number): void {
+    this.#states.delete(driverId);
+    this.#dropped.set(driverId, ++this.#drops);
+  }
+
+  #droppedSince(driverId: number, drops: number): boolean {
+    return (this.#dropped.get(driverId) ?? 0) > drops;
   }
 
   /**

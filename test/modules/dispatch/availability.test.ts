@@ -29,3 +29,36 @@ test('drivers reporting in the same moment have their states read together, in o
   await Promise.all(reports.map((position) => availability.onPosition(position)));
   assert.equal(lookups.length, 1, 'states are remembered');
 });
+
+test('a position whose state read was overtaken by a withdrawal (an offer, going offline) does not put the driver back', async () => {
+  const clock = new TestClock();
+  const answers: Array<() => void> = [];
+  let lookups = 0;
+  const availability = new Availability({
+    indexes: byVehicle(() => new MemoryDriverIndex(() => clock.now())),
+    // The database answers only when the test lets it, as a busy one answers late.
+    lookup: (driverIds) => {
+      lookups++;
+      return new Promise((resolve) => answers.push(() => resolve(new Map(driverIds.map((id): [number, DriverState] => [id, { vehicle: 'mini', busy: false, offered: false }])))));
+    },
+    position: async () => undefined,
+    bus: new MemoryEventBus<ServiceEvents>(),
+    clock,
+  });
+  const position = { driverId: 7, lat: 12.97, lon: 77.59, updatedAt: clock.now() };
+  const reported = availability.onPosition(position);
+  await new Promise((resolve) => setImmediate(resolve));
+  await availability.withdraw(7);
+  answers.shift()!();
+  await reported;
+  const candidates = async () => (await availability.snapshot()).candidates({ lat: 12.97, lon: 77.59 }, 'mini', 5, 200).map((driver) => driver.driverId);
+  assert.deepEqual(await candidates(), [], 'the withdrawal stands');
+
+  // The state read before the withdrawal was not kept: the next report asks again, and puts the driver in.
+  const next = availability.onPosition(position);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(lookups, 2);
+  answers.shift()!();
+  await next;
+  assert.deepEqual(await candidates(), [7]);
+});
