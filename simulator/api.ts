@@ -1,6 +1,7 @@
 import { ApiError, HttpClient, type TokenSource } from '../src/contract/http-client.ts';
-import { routes } from '../src/contract/routes.ts';
-import type { AdminUser, BookBody, CreateUserBody, DriverProfile, Offer, Order, OrderBody, ProfileBody, Ride, RideStatusResponse, StatusBody, TokenResponse, VerifyBody } from './api-types.ts';
+import { ResumeClient } from '../src/contract/realtime-client.ts';
+import { REALTIME_PATH, routes } from '../src/contract/routes.ts';
+import type { AdminUser, BookBody, CreateUserBody, DriverProfile, Offer, Order, OrderBody, ProfileBody, Ride, RideStatusResponse, ServerMessage, StatusBody, TokenResponse, VerifyBody } from './api-types.ts';
 
 export { ApiError };
 
@@ -81,6 +82,23 @@ export class ApiClient implements TokenSource {
       })
       .finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
+  }
+
+  /**
+   * The account's realtime channel (the contract's resume client), reconnecting quickly since the
+   * simulated city's clock runs fast. `warn` hears the server's refusals and every reconnection.
+   */
+  realtime(handlers: { message(message: ServerMessage): void; resync(): void }, warn: (text: string) => void): ResumeClient {
+    return new ResumeClient(
+      { url: `${this.http.baseUrl.replace(/^http/, 'ws')}${REALTIME_PATH}`, token: async () => this.#accessToken, renew: (refused) => this.renew(refused), backoffMs: [100, 500, 1000, 2000, 5000], maxFailures: 10 },
+      {
+        message: (message) => handlers.message(message),
+        // A first connection has nothing to catch up on: the simulator's own state is the start.
+        resync: (reason) => reason !== 'start' && handlers.resync(),
+        problem: (code, text) => warn(`realtime: ${code} ${text}`),
+        closed: (code) => warn(`realtime: closed with ${code}; connecting again`),
+      },
+    );
   }
 
   createUser(body: CreateUserBody): Promise<AdminUser> {

@@ -4,7 +4,7 @@ import { driverRating, idleWait, offerAnswer } from './behaviour.ts';
 import type { Scheduled } from './clock.ts';
 import { busyCentre, minuteOfDay, type PlannedDriver } from './demand.ts';
 import { haversineKm, offsetKm, rounded, type Point } from './geo.ts';
-import { RealtimeConnection } from './realtime.ts';
+import type { ResumeClient } from '../src/contract/realtime-client.ts';
 import { Motion } from './routing.ts';
 import type { DriverSide, SimRide, World } from './world.ts';
 
@@ -20,7 +20,7 @@ export class SimDriver implements DriverSide {
   readonly plan: PlannedDriver;
   readonly client: ApiClient;
   readonly #world: World;
-  readonly #connection: RealtimeConnection;
+  readonly #connection: ResumeClient;
   #state: State = { kind: 'offline' };
   #position: Point;
   #motion: Motion | undefined;
@@ -38,18 +38,20 @@ export class SimDriver implements DriverSide {
     this.client = client;
     this.#world = world;
     this.#position = plan.start;
-    this.#connection = new RealtimeConnection(world.settings.baseUrl, client, {
-      message: (message) => this.#hear(message),
-      resync: () => world.settings.scheduler.run(() => this.#resync()),
-      problem: (text) => world.settings.warn(`driver ${this.index}: ${text}`),
-    });
+    this.#connection = client.realtime(
+      {
+        message: (message) => this.#hear(message),
+        resync: () => world.settings.scheduler.run(() => this.#resync()),
+      },
+      (text) => world.settings.warn(`driver ${this.index}: ${text}`),
+    );
   }
 
   /** Registers the vehicle and opens the app's realtime channel. */
   async prepare(): Promise<void> {
     const serial = String(this.index + 1).padStart(4, '0');
     await this.client.saveProfile({ vehicleType: this.plan.vehicle, vehicleNumber: `${this.#world.settings.city.plate}01SM${serial}`, vehicleModel: 'Simulated' });
-    await this.#connection.open();
+    await this.#connection.ready();
   }
 
   goOnline(): void {
@@ -70,7 +72,7 @@ export class SimDriver implements DriverSide {
   }
 
   close(): void {
-    this.#connection.close();
+    this.#connection.stop();
   }
 
   cancelled(ride: SimRide): void {
@@ -91,7 +93,7 @@ export class SimDriver implements DriverSide {
   /** A position now, and the next one a report interval later, as long as the driver is online. */
   #report(now: number): void {
     if (this.#state.kind === 'offline') return;
-    this.#connection.sendPosition(rounded(this.#where(now)));
+    this.#connection.send({ type: 'position', ...rounded(this.#where(now)) });
     this.#tick?.cancel();
     this.#tick = this.#world.settings.scheduler.after(this.#world.settings.reportEveryMs, () => this.#report(this.#world.now));
   }

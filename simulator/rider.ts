@@ -1,7 +1,7 @@
 import { ApiError, expectConflict, type ApiClient } from './api.ts';
 import type { Ride } from './api-types.ts';
 import type { PlannedBooking } from './demand.ts';
-import { RealtimeConnection } from './realtime.ts';
+import type { ResumeClient } from '../src/contract/realtime-client.ts';
 import type { RiderSide, SimRide, World } from './world.ts';
 
 /** How long after the drop-off a rider pays and rates. */
@@ -16,7 +16,7 @@ export class SimRider implements RiderSide {
   readonly index: number;
   readonly client: ApiClient;
   readonly #world: World;
-  readonly #connection: RealtimeConnection;
+  readonly #connection: ResumeClient;
   readonly #codes = new Map<number, { start?: string; end?: string }>();
   #ride: SimRide | undefined;
   #booking = false;
@@ -25,13 +25,15 @@ export class SimRider implements RiderSide {
     this.index = index;
     this.client = client;
     this.#world = world;
-    this.#connection = new RealtimeConnection(world.settings.baseUrl, client, {
-      message: (message) => {
-        if (message.type === 'ride.updated') world.observe(message.data);
+    this.#connection = client.realtime(
+      {
+        message: (message) => {
+          if (message.type === 'ride.updated') world.observe(message.data);
+        },
+        resync: () => world.settings.scheduler.run(() => this.#resync()),
       },
-      resync: () => world.settings.scheduler.run(() => this.#resync()),
-      problem: (text) => world.settings.warn(`rider ${this.index}: ${text}`),
-    });
+      (text) => world.settings.warn(`rider ${this.index}: ${text}`),
+    );
   }
 
   /** Not booking and not on a trip: a person books one ride at a time. */
@@ -45,11 +47,11 @@ export class SimRider implements RiderSide {
   }
 
   open(): Promise<void> {
-    return this.#connection.open();
+    return this.#connection.ready();
   }
 
   close(): void {
-    this.#connection.close();
+    this.#connection.stop();
   }
 
   async book(booking: PlannedBooking): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { ChannelState } from '../realtime/channel.ts';
+import type { ChannelState } from '../../../src/contract/realtime-client.ts';
 
 export interface NavLink {
   route: string;
