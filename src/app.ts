@@ -134,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clock,
     counters,
     log: app.log,
+    events,
     users: auth,
     drivers,
     profiles,
@@ -168,7 +169,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // After dispatch listens, so drivers shown again are also available again.
   await drivers.restore();
-  const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, transitions: rides.transitions, notifications });
+  const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, rides: rides.cancellation, log: app.log });
   const complaints = new ComplaintsService({ db, transactions, rides: rides.queries, notifications, clock });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });

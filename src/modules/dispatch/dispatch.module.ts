@@ -72,16 +72,17 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
     await availability.recheck(driverId);
     await availability.changed(driverId);
   });
-  rides.transitions.on('ACCEPTED', offers.onAccepted);
-  rides.transitions.on('CANCELLED', offers.onCancelled);
-  rides.updates.onChange((ride) => {
-    // A booking may be offered at once (nearest mode); a driver whose ride ended is free again.
-    if (ride.status === 'REQUESTED') nudge();
-    else if (ride.driver_id !== null) {
-      const driverId = ride.driver_id;
-      const update = ride.status === 'ACCEPTED' ? availability.withdraw(driverId) : ride.status === 'PICKED' ? Promise.resolve() : availability.recheck(driverId);
-      void update.catch((error: unknown) => log.warn({ err: error, driverId }, 'availability not updated'));
-    }
+  // In the unit of a ride's step: an accept closes the ride's offers (and records how far the driver
+  // was), a cancellation withdraws them.
+  events.inUnit('ride.moving', async (tx, moving) => {
+    if (moving.ride.status === 'ACCEPTED') moving.ride = (await offers.onAccepted(tx, moving.ride)) ?? moving.ride;
+    else if (moving.ride.status === 'CANCELLED') await offers.onCancelled(tx, moving.ride);
+  });
+  // A booking may be offered at once (nearest mode); a driver whose ride ended is free again.
+  events.afterCommit('ride.booked', nudge);
+  events.afterCommit('ride.moved', async ({ ride }) => {
+    if (ride.status === 'REQUESTED' || ride.driver_id === null || ride.status === 'PICKED') return;
+    await (ride.status === 'ACCEPTED' ? availability.withdraw(ride.driver_id) : availability.recheck(ride.driver_id));
   });
 
   const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events: offerEvents, zones: deps.zones, db, lease: deps.lease, bus, clock, log }, deps.settings);

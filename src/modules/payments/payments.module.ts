@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PaymentProvider } from '../../platform/payment-provider.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { RidePayments } from '../rides/ride-payments.service.ts';
-import type { RideTransitions } from '../rides/ride-transitions.ts';
 import { PaymentsService } from './payments.service.ts';
 import { RefundSender } from './refund-sender.ts';
 import { Refunds } from './refunds.service.ts';
@@ -18,8 +18,8 @@ export interface PaymentsModuleDependencies {
   provider: PaymentProvider | undefined;
   webhookSecret: string | undefined;
   rides: RidePayments;
-  /** A paid ride's cancellation refunds what exceeds its fee, inside the cancelling transaction. */
-  transitions: Pick<RideTransitions, 'on'>;
+  /** What payments react to: a ride cancelled, refunds recorded. */
+  events: DomainEventsDispatcher;
   notifications: Pick<NotificationsService, 'record'>;
 }
 
@@ -35,7 +35,10 @@ export function createPayments(deps: PaymentsModuleDependencies): PaymentService
   const refunds = new Refunds({ rides: deps.rides, notifications: deps.notifications, clock });
   const sender = new RefundSender({ db, transactions, provider, refunds, clock, log });
   refunds.onRecorded((ids) => sender.sendSoon(ids));
-  deps.transitions.on('CANCELLED', refunds.onRideCancelled);
+  // A paid ride's cancellation refunds what exceeds its fee, inside the cancelling unit.
+  deps.events.inUnit('ride.moving', async (tx, moving) => {
+    if (moving.ride.status === 'CANCELLED') moving.ride = (await refunds.onRideCancelled(tx, moving.ride, moving.operator)) ?? moving.ride;
+  });
   const payments = new PaymentsService({ db, transactions, clock, log, provider, webhookSecret: deps.webhookSecret, rides: deps.rides, refunds, notifications: deps.notifications });
   sender.start();
   return { payments, refunds, sender };

@@ -21,8 +21,11 @@ const REFUSED_RETRY_MS = [100, 400, 1000];
 
 interface Request {
   booking: Booking;
-  /** Runs in the unit once the booking is saved, for what must follow the commit. */
-  then: (tx: Tx, saved: SavedBooking) => void;
+  /**
+   * Runs in the unit once the booking is saved, for what must follow the commit (`ride.booked` has
+   * afterCommit handlers only): on PostgreSQL the unit is one statement and must stay one.
+   */
+  then: (tx: Tx, saved: SavedBooking) => unknown;
 }
 
 interface Pending extends Request {
@@ -142,10 +145,8 @@ export class BookingWriter {
             requests.map((request) => request.booking),
             this.#maxOpen,
           );
-          return saved.map((booking, i) => {
-            if (booking) requests[i].then(tx, booking);
-            return booking?.ride;
-          });
+          for (const [i, booking] of saved.entries()) if (booking) await requests[i].then(tx, booking);
+          return saved.map((booking) => booking?.ride);
         },
         { singleStatement: true },
       );

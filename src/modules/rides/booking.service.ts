@@ -1,3 +1,4 @@
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
@@ -11,7 +12,6 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { point, rideTypeOf, type FareQuotes } from './fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
 import { rideRequested } from './ride-notifications.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import { toRide } from './ride-views.ts';
 import type { NewRide } from './booking.repository.ts';
 import type { BookingWriter } from './booking-writer.ts';
@@ -22,7 +22,7 @@ export interface BookingDependencies {
   quotes: FareQuotes;
   settings: Pick<SettingsService, 'paymentMethodOf'>;
   notifications: Pick<NotificationsService, 'row' | 'saved' | 'announce'>;
-  updates: RideUpdates;
+  events: DomainEventsDispatcher;
   clock: Clock;
   /** MAX_OPEN_RIDES_PER_RIDER. */
   maxOpenRides: number;
@@ -81,9 +81,9 @@ export class BookingService {
     );
     // On PostgreSQL two bookings of one rider on two instances can pick the same free slot; the loser tries once more.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const booked = await this.#deps.writer.write({ ride, notice }, (tx, saved) => {
+      const booked = await this.#deps.writer.write({ ride, notice }, async (tx, saved) => {
         this.#deps.notifications.announce(tx, [this.#deps.notifications.saved({ ...notice, ride_id: saved.ride.id }, saved.noticeId)]);
-        this.#deps.updates.announce(tx, saved.ride, null);
+        await this.#deps.events.emit(tx, 'ride.booked', { ride: saved.ride });
       });
       if (booked) return toRide(booked, { codes: 'both' });
     }

@@ -1,10 +1,10 @@
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { noDriverFound } from './ride-notifications.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import * as repository from './rides.repository.ts';
 
 /** An open request as dispatch sees it. */
@@ -23,13 +23,13 @@ export class RideDispatch {
   readonly #db: Db;
   readonly #transactions: Transactions;
   readonly #notifications: Pick<NotificationsService, 'record'>;
-  readonly #updates: RideUpdates;
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(deps: { db: Db; transactions: Transactions; notifications: Pick<NotificationsService, 'record'>; updates: RideUpdates }) {
+  constructor(deps: { db: Db; transactions: Transactions; notifications: Pick<NotificationsService, 'record'>; events: DomainEventsDispatcher }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
     this.#notifications = deps.notifications;
-    this.#updates = deps.updates;
+    this.#events = deps.events;
   }
 
   /** The `limit` open requests waiting longest, oldest first. */
@@ -62,7 +62,7 @@ export class RideDispatch {
       const ride = await repository.markNoDriver(tx.db, rideId, now);
       if (!ride) return false;
       await this.#notifications.record(tx, [noDriverFound(ride)]);
-      this.#updates.announce(tx, ride, 'REQUESTED');
+      await this.#events.emit(tx, 'ride.moved', { ride, from: 'REQUESTED' });
       return true;
     });
   }

@@ -1,3 +1,4 @@
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
@@ -5,19 +6,18 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { feedbackParty } from './ride-access.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import type { Ride } from './rides.schemas.ts';
 
 /** The rider rates the driver, the driver rates the rider; once each, after completion. */
 export class RideFeedback {
   readonly #db: Db;
   readonly #transactions: Transactions;
-  readonly #updates: RideUpdates;
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(deps: { db: Db; transactions: Transactions; updates: RideUpdates }) {
+  constructor(deps: { db: Db; transactions: Transactions; events: DomainEventsDispatcher }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
-    this.#updates = deps.updates;
+    this.#events = deps.events;
   }
 
   async give(user: AuthUser, id: number, rating: number, comment: string | null | undefined): Promise<Ride> {
@@ -31,7 +31,7 @@ export class RideFeedback {
     const saved = await this.#transactions.run(async (tx) => {
       if (!(await repository.setFeedback(tx.db, id, party, rating, text))) return false;
       // The other party's app shows the rating without asking again.
-      this.#updates.announce(tx, rated, 'COMPLETED');
+      await this.#events.emit(tx, 'ride.moved', { ride: rated, from: 'COMPLETED' });
       return true;
     });
     if (!saved) throw conflict('You already gave feedback for this ride', 'FEEDBACK_EXISTS');

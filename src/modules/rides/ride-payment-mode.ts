@@ -1,9 +1,9 @@
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { parsePaymentMode, PAYMENT_MODES } from '../../platform/vocabulary.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
 import type { Ride, RideStatus } from './rides.schemas.ts';
@@ -17,12 +17,12 @@ import type { Ride, RideStatus } from './rides.schemas.ts';
 export class RidePaymentMode {
   readonly #db: Db;
   readonly #transactions: Transactions;
-  readonly #updates: RideUpdates;
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(deps: { db: Db; transactions: Transactions; updates: RideUpdates }) {
+  constructor(deps: { db: Db; transactions: Transactions; events: DomainEventsDispatcher }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
-    this.#updates = deps.updates;
+    this.#events = deps.events;
   }
 
   async change(user: AuthUser, id: number, value: string): Promise<Ride> {
@@ -30,7 +30,7 @@ export class RidePaymentMode {
     if (!mode) throw badRequest(`paymentMode must be one of ${PAYMENT_MODES.join(', ')}`);
     const changed = await this.#transactions.run(async (tx) => {
       const row = await repository.setPaymentMode(tx.db, id, user.id, mode);
-      if (row) this.#updates.announce(tx, row, row.status as RideStatus);
+      if (row) await this.#events.emit(tx, 'ride.moved', { ride: row, from: row.status as RideStatus });
       return row;
     });
     if (changed) return toRide(changed, { codes: 'both' });

@@ -1,8 +1,8 @@
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Db } from '../../db/database.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import * as repository from './rides.repository.ts';
 import type { RideStatus } from './rides.schemas.ts';
 
@@ -36,11 +36,11 @@ export function moneyOf(row: repository.RideRow): RideMoney {
 /** What the payments module needs of a ride: what is owed, and recording payments and refunds on it. */
 export class RidePayments {
   readonly #db: Db;
-  readonly #updates: RideUpdates;
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(db: Db, updates: RideUpdates) {
+  constructor(db: Db, events: DomainEventsDispatcher) {
     this.#db = db;
-    this.#updates = updates;
+    this.#events = events;
   }
 
   /** What the rider owes for a ride: its fare, or the fee of a cancelled ride. Only the rider pays. */
@@ -61,7 +61,7 @@ export class RidePayments {
    */
   async recordPaid(tx: Tx, id: number, paymentId: string): Promise<RideMoney | undefined> {
     const row = await repository.setPaid(tx.db, id, paymentId);
-    if (row) this.#announce(tx, row);
+    if (row) await this.#announce(tx, row);
     return row && moneyOf(row);
   }
 
@@ -79,12 +79,12 @@ export class RidePayments {
   /** Rupees refunded (negative: a refund the provider turned down); the ride's row as it is now. */
   async recordRefunded(tx: Tx, id: number, rupees: number): Promise<repository.RideRow | undefined> {
     const row = await repository.addRefunded(tx.db, id, rupees);
-    if (row) this.#announce(tx, row);
+    if (row) await this.#announce(tx, row);
     return row;
   }
 
   /** The rider's and driver's apps hear that the ride's money changed (paymentStatus, refundedAmountInInr). */
-  #announce(tx: Tx, row: repository.RideRow): void {
-    this.#updates.announce(tx, row, row.status as RideStatus);
+  #announce(tx: Tx, row: repository.RideRow): Promise<void> {
+    return this.#events.emit(tx, 'ride.moved', { ride: row, from: row.status as RideStatus });
   }
 }

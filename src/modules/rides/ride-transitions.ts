@@ -1,25 +1,16 @@
 import type { Updateable } from 'kysely';
 import type { RidesTable } from '../../db/database.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { Actor, AuditLog } from '../../platform/audit.ts';
-import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { NewNotification, NotificationsService } from '../notifications/notifications.service.ts';
-import type { RideUpdates } from './ride-updates.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
 import type { Ride, RideStatus } from './rides.schemas.ts';
 
 /** A status a ride moves to after booking. */
 export type Step = Exclude<RideStatus, 'REQUESTED'>;
-
-/**
- * Work another module does inside the transaction of a ride's step (payments refund a cancelled
- * ride, dispatch withdraws its offers), so the ride module never imports those modules. A hook that
- * changed the ride answers its new row, so the step's answer and announcement show the change.
- * `operator` is the operator who took the step for someone else (a refund names who caused it).
- */
-export type StepHook = (tx: Tx, ride: repository.RideRow, operator: AuthUser | undefined) => Promise<repository.RideRow | void>;
 
 export type Changes = Updateable<RidesTable> & { status: Step };
 
@@ -50,28 +41,23 @@ const auditState = (ride: Ride) => ({
 export interface TransitionsDependencies {
   transactions: Transactions;
   notifications: Pick<NotificationsService, 'record'>;
-  updates: RideUpdates;
+  /** `ride.moving` inside the step's unit (other modules' work: refunds, offers), `ride.moved` after it. */
+  events: DomainEventsDispatcher;
   drivers: Pick<DriversService, 'lastKnown'>;
   audit: AuditLog;
 }
 
 /**
  * The one way a ride changes status: a single conditional update from the status it was read in,
- * with its notifications, the other modules' hooks and, when an operator takes the step, its audit
- * entry in the same transaction, announced after commit. Every route to a step comes through here,
+ * with its notifications, what other modules do in it (`ride.moving`) and, when an operator takes
+ * the step, its audit entry in the same transaction, announced after commit (`ride.moved`). Every route to a step comes through here,
  * so an operator's step is audited whichever route it took.
  */
 export class RideTransitions {
   readonly #deps: TransitionsDependencies;
-  readonly #hooks = new Map<Step, StepHook[]>();
 
   constructor(deps: TransitionsDependencies) {
     this.#deps = deps;
-  }
-
-  /** Runs `hook` inside the transaction of every step to `status`. */
-  on(status: Step, hook: StepHook): void {
-    this.#hooks.set(status, [...(this.#hooks.get(status) ?? []), hook]);
   }
 
   /** Moves the ride on, or answers undefined when it was no longer in the status it was read in. */
@@ -85,7 +71,10 @@ export class RideTransitions {
     let updated = await (options.update ?? ((tx) => repository.transition(tx.db, ride.id, ride.status as RideStatus, changes)))(tx);
     if (!updated) return undefined;
     await this.#deps.notifications.record(tx, notices(updated));
-    for (const hook of this.#hooks.get(changes.status) ?? []) updated = (await hook(tx, updated, options.operator)) ?? updated;
+    // Other modules' work in the step's unit (dispatch closes the offers, payments refund); a handler that changes the ride puts its new row back.
+    const moving = { ride: updated, from: ride.status as RideStatus, operator: options.operator };
+    await this.#deps.events.emit(tx, 'ride.moving', moving);
+    updated = moving.ride;
     if (options.operator) {
       await this.#deps.audit.record(tx, {
         actor: options.operator,
@@ -95,7 +84,7 @@ export class RideTransitions {
         after: auditState(toRide(updated)),
       });
     }
-    this.#deps.updates.announce(tx, updated, ride.status as RideStatus);
+    await this.#deps.events.emit(tx, 'ride.moved', { ride: updated, from: ride.status as RideStatus });
     return updated;
   }
 

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Tx } from '../../db/transaction.ts';
 import type { UserHub } from '../../events.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import { livePosition } from './ride-access.ts';
@@ -10,11 +9,11 @@ import type { RideRow } from './rides.repository.ts';
 import type { RideStatus } from './rides.schemas.ts';
 
 /**
- * What follows a committed change of a ride: every instance forgets what it remembered of the
- * ride, and its rider and driver get their view of it over the realtime channel.
+ * The rides module's reaction to a committed change of a ride (`ride.booked`, `ride.moved`): every
+ * instance forgets what it remembered of the ride, and its rider and driver get their view of it
+ * over the realtime channel.
  */
 export class RideUpdates {
-  readonly #listeners: Array<(ride: RideRow, from: RideStatus | null) => void> = [];
   readonly #snapshots: RideSnapshots;
   readonly #hub: UserHub;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
@@ -32,25 +31,19 @@ export class RideUpdates {
   }
 
   /**
-   * Hears every committed change of a ride on this instance: its new state, and the status it came
-   * from (null for a booking; the same status for a change that kept it, like "no driver found").
+   * A committed change: its new state, and the status it came from (null for a booking). Called
+   * synchronously after each commit (an afterCommit handler is called at once), so the queue below
+   * is in commit order.
    */
-  onChange(listener: (ride: RideRow, from: RideStatus | null) => void): void {
-    this.#listeners.push(listener);
-  }
-
-  announce(tx: Tx, ride: RideRow, from: RideStatus | null): void {
-    tx.afterCommit(() => {
-      for (const listener of this.#listeners) listener(ride, from);
-      // A ride's announcements leave in commit order: one that waits on a slow Redis (a pickup's
-      // position) must not let the next (the completion) overtake it and leave an app on PICKED.
-      const sending = (this.#sending.get(ride.id) ?? Promise.resolve())
-        .then(() => this.#announce(ride, from))
-        .catch((error: unknown) => this.#failed(error, ride, 'not announced'));
-      this.#sending.set(ride.id, sending);
-      void sending.finally(() => {
-        if (this.#sending.get(ride.id) === sending) this.#sending.delete(ride.id);
-      });
+  announce(ride: RideRow, from: RideStatus | null): void {
+    // A ride's announcements leave in commit order: one that waits on a slow Redis (a pickup's
+    // position) must not let the next (the completion) overtake it and leave an app on PICKED.
+    const sending = (this.#sending.get(ride.id) ?? Promise.resolve())
+      .then(() => this.#announce(ride, from))
+      .catch((error: unknown) => this.#failed(error, ride, 'not announced'));
+    this.#sending.set(ride.id, sending);
+    void sending.finally(() => {
+      if (this.#sending.get(ride.id) === sending) this.#sending.delete(ride.id);
     });
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
-import type { ServiceBus, UserHub } from '../../events.ts';
+import type { DomainEventsDispatcher, ServiceBus, UserHub } from '../../events.ts';
 import type { AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Counters } from '../../platform/counters.ts';
@@ -39,6 +39,8 @@ export interface RideModuleDependencies {
   clock: Clock;
   counters: Counters;
   log: FastifyBaseLogger;
+  /** What the rides module emits (`ride.booked`, `ride.moving`, `ride.moved`) and reacts to. */
+  events: DomainEventsDispatcher;
   users: Pick<AuthService, 'findUser' | 'findUsers'>;
   drivers: DriversService;
   profiles: Pick<DriverProfiles, 'assertMayAccept' | 'vehicles'>;
@@ -71,47 +73,43 @@ export interface RideServices {
   payments: RidePayments;
   /** The rider's choice of how to pay (cash when the online checkout fails). */
   paymentMode: RidePaymentMode;
-  /** Other modules hook into steps here (payments on cancellation, dispatch on accept). */
   transitions: RideTransitions;
-  /** Committed changes, for modules that follow rides (dispatch). */
-  updates: RideUpdates;
   /** What dispatch reads of rides and records on them. */
   dispatch: RideDispatch;
   drivers: DriversService;
 }
 
 export async function createRideServices(deps: RideModuleDependencies): Promise<RideServices> {
-  const { db, transactions, clock, notifications, drivers } = deps;
+  const { db, transactions, clock, notifications, drivers, events } = deps;
   const snapshots = new RideSnapshots(db, deps.bus, clock);
   await snapshots.listen();
   const people = new RidePeople({ users: deps.users, profiles: deps.profiles });
   const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, people, log: deps.log });
-  // The demand statistics count bookings and accepts as they commit (a booking is the change from nothing).
-  updates.onChange((ride, from) => {
-    if (from === null) {
-      deps.stats.recordBooking(ride.rider_id, ride.created_at).catch((error: unknown) => deps.log.warn({ err: error }, 'booking not counted in demand statistics'));
-    } else if (from === 'REQUESTED' && ride.status === 'ACCEPTED' && ride.accepted_at !== null) {
-      deps.stats.recordAccept(ride.created_at, ride.accepted_at);
-    }
+  // What the rides module reacts to: its own committed changes, told to the apps (first, so in
+  // commit order) and counted in the demand statistics.
+  events.afterCommit('ride.booked', ({ ride }) => updates.announce(ride, null));
+  events.afterCommit('ride.moved', ({ ride, from }) => updates.announce(ride, from));
+  events.afterCommit('ride.booked', ({ ride }) => deps.stats.recordBooking(ride.rider_id, ride.created_at));
+  events.afterCommit('ride.moved', ({ ride, from }) => {
+    if (from === 'REQUESTED' && ride.status === 'ACCEPTED' && ride.accepted_at !== null) deps.stats.recordAccept(ride.created_at, ride.accepted_at);
   });
-  const transitions = new RideTransitions({ transactions, notifications, updates, drivers, audit: deps.audit });
+  const transitions = new RideTransitions({ transactions, notifications, events, drivers, audit: deps.audit });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
   const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router, deps.pickupWaits);
   return {
     quotes,
-    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, updates, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
+    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     cancellation,
-    feedback: new RideFeedback({ db, transactions, updates }),
+    feedback: new RideFeedback({ db, transactions, events }),
     tracking,
     queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
-    payments: new RidePayments(db, updates),
-    paymentMode: new RidePaymentMode({ db, transactions, updates }),
+    payments: new RidePayments(db, events),
+    paymentMode: new RidePaymentMode({ db, transactions, events }),
     transitions,
-    updates,
-    dispatch: new RideDispatch({ db, transactions, notifications, updates }),
+    dispatch: new RideDispatch({ db, transactions, notifications, events }),
     drivers,
   };
 }
