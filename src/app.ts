@@ -16,14 +16,13 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService, authSettings } from './modules/auth/auth.service.ts';
 import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
-import { ComplaintsService } from './modules/complaints/complaints.service.ts';
+import { createComplaints } from './modules/complaints/complaints.module.ts';
 import { createDispatch } from './modules/dispatch/dispatch.module.ts';
 import { AvailableDrivers } from './modules/dispatch/available-drivers.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
 import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
-import { DriverProfiles } from './modules/drivers/driver-profiles.service.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
-import { DriversService } from './modules/drivers/drivers.service.ts';
+import { createDrivers } from './modules/drivers/drivers.module.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
 import { InsightsService } from './modules/insights/insights.service.ts';
 import { ZoneTable } from './modules/insights/zone-table.service.ts';
@@ -36,7 +35,7 @@ import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
-import { SettingsService } from './modules/settings/settings.service.ts';
+import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
 import { startupSummary } from './platform/banner.ts';
 import { TokenService } from './platform/auth/tokens.ts';
@@ -46,7 +45,7 @@ import { healthRoutes, type DrainState } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
 import { DomainEventDispatcher } from './platform/domain-events.ts';
-import { idempotencyKeys } from './platform/idempotency.ts';
+import { IdempotencyKeys, idempotencyKeys } from './platform/idempotency.ts';
 import { createMailer } from './platform/mail.ts';
 import { Metrics, metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
@@ -110,15 +109,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
   const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
-  const auth = new AuthService({ db, transactions }, tokens, mailer, clock, authSettings(config));
+  // The answers kept for a user's retries hold what they typed: an erasure drops them (platform/idempotency.ts owns the table).
+  const idempotency = new IdempotencyKeys({ db, transactions, clock });
+  events.inUnit('account.erasing', (tx, { userId }) => idempotency.eraseOf(tx, userId));
+  const auth = new AuthService({ db, transactions, events }, tokens, mailer, clock, authSettings(config));
   tokens.requireAccounts(auth);
   // Every instance refuses the tokens an account change ended, wherever it was made.
   const revocations = new TokenRevocationSync({ db, bus, revoked: tokens.revocations, clock, log: app.log });
   await revocations.start();
   await auth.demoteUnlistedAdmins();
-  const settings = new SettingsService({ db, transactions, clock });
-  const drivers = new DriversService({ db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs });
-  const profiles = new DriverProfiles({ db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired });
+  const settings = createSettings({ db, transactions, clock, events });
+  const { drivers, profiles } = createDrivers({
+    drivers: { db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs },
+    profiles: { db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired },
+  });
   const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
   const pricing = new Pricing({ db, bus, clock, log: app.log });
   await pricing.start();
@@ -170,8 +174,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // After dispatch listens, so drivers shown again are also available again.
   await drivers.restore();
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
-  const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds, drivers, rides: rides.cancellation, log: app.log });
-  const complaints = new ComplaintsService({ db, transactions, rides: rides.queries, notifications, clock });
+  const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
+  const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
@@ -204,7 +208,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(crossOrigin, { origins: config.corsOrigins });
   await app.register(rateLimit, { counters, perMinute: config.rateLimitPerMinute, authPerMinute: config.authRateLimitPerMinute });
   await app.register(authentication, { tokens });
-  await app.register(idempotencyKeys, { db, transactions, clock });
+  await app.register(idempotencyKeys, { keys: idempotency });
   await app.register(healthRoutes, { checks: readiness, drain: options.drain });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });

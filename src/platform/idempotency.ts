@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.ts';
-import type { Transactions } from '../db/transaction.ts';
+import type { Transactions, Tx } from '../db/transaction.ts';
 import { authUser } from './auth/authenticate.ts';
 import type { Clock } from './clock.ts';
 import { AppError, conflict } from './errors.ts';
@@ -117,6 +117,11 @@ export class IdempotencyKeys {
     );
   }
 
+  /** Inside an account's erasure: the answers kept for the person's retries (they hold what they typed) go. */
+  async eraseOf(tx: Tx, userId: number): Promise<void> {
+    await tx.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).execute();
+  }
+
   async sweep(): Promise<void> {
     const before = this.#clock.now() - IDEMPOTENCY_TTL_MS;
     await this.#transactions.run((tx) => tx.db.deleteFrom('idempotency_keys').where('created_at', '<=', before).execute());
@@ -129,8 +134,7 @@ export class IdempotencyKeys {
  * after validation, and a success is kept as the key's answer before it is sent. A failure lets the
  * key go: nothing was done, and a retry acts anew.
  */
-export const idempotencyKeys = fp<{ db: Db; transactions: Transactions; clock: Clock }>(async (app: FastifyInstance, deps) => {
-  const keys = new IdempotencyKeys(deps);
+export const idempotencyKeys = fp<{ keys: IdempotencyKeys }>(async (app: FastifyInstance, { keys }) => {
   const claims = new WeakMap<FastifyRequest, { userId: number; key: string; at: number }>();
   const sweeper = setInterval(() => void keys.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'old idempotency keys not swept')), SWEEP_MS).unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

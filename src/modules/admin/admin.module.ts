@@ -54,8 +54,6 @@ export interface OperatorServices {
 
 export function createOperatorServices(deps: OperatorDependencies): OperatorServices {
   const { transactions, audit, auth } = deps;
-  // An erased account's complaints lose what the person wrote, like the rest of their text.
-  auth.accounts.onErase((tx, userId) => deps.complaints.eraseTextOf(tx, userId));
   return {
     overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, clock: deps.clock, timeZone: deps.timeZone, simulationSpeed: deps.simulationSpeed }),
     rides: new AdminRides({ rides: deps.rides, users: auth, offers: deps.dispatch.offers, payments: deps.payments, complaints: deps.complaints, audit }),

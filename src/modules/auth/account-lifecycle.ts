@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Tx } from '../../db/transaction.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Role } from '../../platform/auth/roles.ts';
 import type { RevokedTokens } from '../../platform/auth/revocations.ts';
 import { toIso, toIsoOrNull, type Clock } from '../../platform/clock.ts';
@@ -14,8 +15,13 @@ export const ERASED_NAME = 'Deleted user';
 export const erasedEmail = (id: number) => `deleted-${id}@erased.invalid`;
 const ERASED_PASSWORD = 'erased';
 
-/** Work another module does inside an erasure's transaction: forgetting what the person left there. */
-export type ErasureHook = (tx: Tx, userId: number) => Promise<void>;
+export interface LifecycleDependencies {
+  db: Db;
+  revoked: RevokedTokens;
+  clock: Clock;
+  /** Where an erasure (`account.erasing`, in its unit) and a closed account (`account.closed`) are announced. */
+  events: DomainEventsDispatcher;
+}
 
 export function toAccount(row: repository.UserRow): Account {
   return {
@@ -39,28 +45,18 @@ export class AccountLifecycle {
   readonly #db: Db;
   readonly #revoked: RevokedTokens;
   readonly #clock: Clock;
-  readonly #erasureHooks: ErasureHook[] = [];
-  readonly #closedListeners: Array<(userId: number) => Promise<void>> = [];
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(deps: { db: Db; revoked: RevokedTokens; clock: Clock }) {
+  constructor(deps: LifecycleDependencies) {
     this.#db = deps.db;
     this.#revoked = deps.revoked;
     this.#clock = deps.clock;
+    this.#events = deps.events;
   }
 
-  /** Runs `hook` inside every erasure's transaction (settings forget the emergency contact, payments what the payer typed). */
-  onErase(hook: ErasureHook): void {
-    this.#erasureHooks.push(hook);
-  }
-
-  /** Hears every account blocked or erased (a driver goes off the map), through closed(). */
-  onClosed(listener: (userId: number) => Promise<void>): void {
-    this.#closedListeners.push(listener);
-  }
-
-  /** Once a block or an erasure has committed: what must follow it, done before the operator gets the answer. */
-  async closed(userId: number): Promise<void> {
-    for (const listener of this.#closedListeners) await listener(userId);
+  /** Once a block or an erasure has committed: `account.closed` (a driver leaves the map), settled before the operator gets the answer. */
+  closed(userId: number): Promise<void> {
+    return this.#events.emitted('account.closed', { userId });
   }
 
   async list(filter: repository.AccountFilter, page: Page): Promise<{ items: Account[]; nextCursor: string | null }> {
@@ -91,8 +87,8 @@ export class AccountLifecycle {
   }
 
   /**
-   * Erasure: name, e-mail and password replaced, the pending sign-up code dropped, every module's
-   * hook run, tokens ended. The row stays (rides, payments and the audit trail still point at it, and
+   * Erasure: name, e-mail and password replaced, the pending sign-up code dropped, tokens ended, and
+   * `account.erasing` emitted in the unit, so every module forgets what the person left in its tables. The row stays (rides, payments and the audit trail still point at it, and
    * its id is never reused). Answers the personal data that was erased, for the caller's own records
    * to forget, and the account before and after.
    */
@@ -105,7 +101,7 @@ export class AccountLifecycle {
     if (!row) throw changedMeanwhile(id);
     await repository.deleteOtpsOf(tx.db, current.email);
     await endTokens(tx, this.#revoked, id, now);
-    for (const hook of this.#erasureHooks) await hook(tx, id);
+    await this.#events.emit(tx, 'account.erasing', { userId: id });
     return { before: toAccount(current), after: toAccount(row), erased: { name: current.name, email: current.email } };
   }
 

@@ -8,7 +8,7 @@ import type { TokenService } from '../../platform/auth/tokens.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, conflict, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail.ts';
-import { AccountLifecycle } from './account-lifecycle.ts';
+import { AccountLifecycle, type LifecycleDependencies } from './account-lifecycle.ts';
 import * as repository from './auth.repository.ts';
 import type { LoginBody, SignupBody, TokenResponse } from './auth.schemas.ts';
 import { endTokens } from './token-revocations.ts';
@@ -69,14 +69,14 @@ export class AuthService {
   readonly #clock: Clock;
   readonly #settings: AuthSettings;
 
-  constructor(storage: { db: Db; transactions: Transactions }, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
+  constructor(storage: { db: Db; transactions: Transactions } & Pick<LifecycleDependencies, 'events'>, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
     this.#db = storage.db;
     this.#transactions = storage.transactions;
     this.#tokens = tokens;
     this.#mailer = mailer;
     this.#clock = clock;
     this.#settings = settings;
-    this.accounts = new AccountLifecycle({ db: storage.db, revoked: tokens.revocations, clock });
+    this.accounts = new AccountLifecycle({ db: storage.db, revoked: tokens.revocations, clock, events: storage.events });
   }
 
   async requestSignupOtp(name: string, rawEmail: string): Promise<{ message: string; emailSent: boolean; expiresAt: string }> {

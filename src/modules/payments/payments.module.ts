@@ -40,6 +40,8 @@ export function createPayments(deps: PaymentsModuleDependencies): PaymentService
     if (moving.ride.status === 'CANCELLED') moving.ride = (await refunds.onRideCancelled(tx, moving.ride, moving.operator)) ?? moving.ride;
   });
   const payments = new PaymentsService({ db, transactions, clock, log, provider, webhookSecret: deps.webhookSecret, rides: deps.rides, refunds, notifications: deps.notifications });
+  // An erased account's payments lose what the payer typed, in the erasure's unit.
+  deps.events.inUnit('account.erasing', (tx, { userId }) => payments.eraseTextOf(tx, userId));
   sender.start();
   return { payments, refunds, sender };
 }

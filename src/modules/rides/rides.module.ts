@@ -95,6 +95,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   });
   const transitions = new RideTransitions({ transactions, notifications, events, drivers, audit: deps.audit });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
+  // An erased rider's open rides are cancelled in the erasure's unit: the places they typed leave every list.
+  events.inUnit('account.erasing', (tx, { userId }) => cancellation.cancelOpenOf(tx, userId, "The rider's account was erased"));
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
   const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router, deps.pickupWaits);

@@ -173,6 +173,25 @@ describe('operator API: accounts', () => {
     assert.deepEqual(createdEntry.after, { id: rider.id, name: 'Deleted user', email: `deleted-${rider.id}@erased.invalid`, role: 'RIDER' }, 'the trail keeps the entry, not the person');
   });
 
+  test("erasure drops the answers kept for the person's retries (idempotency keys), and no one else's", async () => {
+    const rider = await signUp(t);
+    const other = await signUp(t);
+    const book = (user: TestUser, key: string) =>
+      call(t.app, 'POST', '/rides/book', { token: user.token, headers: { 'idempotency-key': key }, body: { pickupLocation: '7 Private Road', dropLocation: 'Clinic', ...TRIP } });
+    assertOk(await book(rider, 'erase-me'), 'book with a key');
+    assertOk(await book(other, 'keep-me'), 'another rider books with a key');
+    const { db } = connectDatabase(t.config.database);
+    const keysOf = async (userId: number) => (await db.selectFrom('idempotency_keys').select('idempotency_key').where('user_id', '=', userId).execute()).map((row) => row.idempotency_key);
+    try {
+      assert.deepEqual(await keysOf(rider.id), ['erase-me'], 'kept before the erasure');
+      assertOk(await as('DELETE', `/admin/users/${rider.id}`), 'erase');
+      assert.deepEqual(await keysOf(rider.id), []);
+      assert.deepEqual(await keysOf(other.id), ['keep-me']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   test('erasing a rider cancels their open rides: the places they typed leave the open list, and no driver gets them any more', async () => {
     const rider = await signUp(t);
     const driver = await signUp(t, { role: 'DRIVER' });
