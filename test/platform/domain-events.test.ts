@@ -16,7 +16,16 @@ type Events = {
 
 class Warnings {
   readonly lines: Array<{ event: unknown; message: string }> = [];
-  warn = (object: { event?: unknown }, message: string) => void this.lines.push({ event: object.event, message });
+  #waiting: { count: number; resolve: () => void } | undefined;
+  warn = (object: { event?: unknown }, message: string) => {
+    this.lines.push({ event: object.event, message });
+    if (this.#waiting && this.lines.length >= this.#waiting.count) this.#waiting.resolve();
+  };
+  /** Settles once `count` lines were written. */
+  until(count: number): Promise<void> {
+    if (this.lines.length >= count) return Promise.resolve();
+    return new Promise((resolve) => (this.#waiting = { count, resolve }));
+  }
 }
 
 describe('domain events', () => {
@@ -45,7 +54,11 @@ describe('domain events', () => {
   test('inUnit handlers run in subscription order inside the unit, afterCommit ones once it committed', async () => {
     const events = new DomainEventDispatcher<Events>(new Warnings());
     const seen: string[] = [];
-    events.afterCommit('user.added', async ({ email }) => void seen.push(`after1 ${(await exists(email)) ? 'committed' : 'not committed'}`));
+    const { promise: lastRan, resolve: ran } = Promise.withResolvers<void>();
+    events.afterCommit('user.added', async ({ email }) => {
+      seen.push(`after1 ${(await exists(email)) ? 'committed' : 'not committed'}`);
+      ran();
+    });
     events.inUnit('user.added', async (tx, { email }) => {
       seen.push('unit1');
       // The handler writes with the emitter's transaction: what it wrote commits with the unit.
@@ -61,7 +74,7 @@ describe('domain events', () => {
       result = email;
     });
     // afterCommit handlers have been called by the time the unit settles; the first one awaits a read.
-    for (let i = 0; i < 100 && seen.length < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    await lastRan;
     assert.deepEqual(seen, ['unit1', 'unit2', 'emitted', 'after2', 'after1 committed']);
     assert.ok(result && (await exists(result)));
   });
@@ -107,7 +120,7 @@ describe('domain events', () => {
       await events.emit(tx, 'thing.happened', { n: 1 });
     });
     await events.emitted('thing.happened', { n: 2 });
-    for (let i = 0; i < 100 && warnings.lines.length < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    await warnings.until(4);
     assert.deepEqual(seen, [1, 2]);
     assert.equal(warnings.lines.length, 4);
     for (const line of warnings.lines) {

@@ -32,9 +32,10 @@ export interface PaymentServices {
 
 export function createPayments(deps: PaymentsModuleDependencies): PaymentServices {
   const { db, transactions, clock, log, provider } = deps;
-  const refunds = new Refunds({ rides: deps.rides, notifications: deps.notifications, clock });
+  const refunds = new Refunds({ rides: deps.rides, notifications: deps.notifications, clock, events: deps.events });
   const sender = new RefundSender({ db, transactions, provider, refunds, clock, log });
-  refunds.onRecorded((ids) => sender.sendSoon(ids));
+  // What payments react to: refunds just recorded go to the provider at once.
+  deps.events.afterCommit('refund.recorded', ({ refundIds }) => sender.sendSoon(refundIds));
   // A paid ride's cancellation refunds what exceeds its fee, inside the cancelling unit.
   deps.events.inUnit('ride.moving', async (tx, moving) => {
     if (moving.ride.status === 'CANCELLED') moving.ride = (await refunds.onRideCancelled(tx, moving.ride, moving.operator)) ?? moving.ride;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../db/transaction.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -32,21 +33,18 @@ export class Refunds {
   readonly #rides: Pick<RidePayments, 'lock' | 'recordRefunded'>;
   readonly #notifications: Pick<NotificationsService, 'record'>;
   readonly #clock: Clock;
-  readonly #listeners: Array<(ids: readonly number[]) => void> = [];
+  readonly #events: DomainEventsDispatcher;
 
-  constructor(deps: { rides: Pick<RidePayments, 'lock' | 'recordRefunded'>; notifications: Pick<NotificationsService, 'record'>; clock: Clock }) {
+  /** `events`: where new refunds are announced (`refund.recorded`, the sender takes them to the provider). */
+  constructor(deps: { rides: Pick<RidePayments, 'lock' | 'recordRefunded'>; notifications: Pick<NotificationsService, 'record'>; clock: Clock; events: DomainEventsDispatcher }) {
     this.#rides = deps.rides;
     this.#notifications = deps.notifications;
     this.#clock = deps.clock;
-  }
-
-  /** Hears the ids of new refunds once their transaction has committed (the sender takes them to the provider). */
-  onRecorded(listener: (ids: readonly number[]) => void): void {
-    this.#listeners.push(listener);
+    this.#events = deps.events;
   }
 
   /**
-   * A RideTransitions hook: the cancelling update has locked the ride. Answers the ride's row when
+   * In a cancellation's unit (`ride.moving`): the cancelling update has locked the ride. Answers the ride's row when
    * it refunded. A refund an operator's cancellation caused names that operator.
    */
   readonly onRideCancelled = async (tx: Tx, ride: RideRow, operator: AuthUser | undefined): Promise<RideRow | undefined> =>
@@ -139,9 +137,7 @@ export class Refunds {
       title: 'Refund on its way',
       message: `We are refunding ₹${refund.amount / 100} for ride #${ride.id}${EXPLAINED[request.reason]}. It reaches your account in a few days.`,
     })));
-    tx.afterCommit(() => {
-      for (const listener of this.#listeners) listener(created.map((refund) => refund.id));
-    });
+    await this.#events.emit(tx, 'refund.recorded', { refundIds: created.map((refund) => refund.id) });
     return { refunds: created, ride: row };
   }
 }
