@@ -85,6 +85,13 @@ describe('the contract (src/contract/)', () => {
     assert.deepEqual(found, []);
   });
 
+  test("the web apps take the server's live-position rule from the contract instead of writing it again", () => {
+    const rewritten = /status === 'ACCEPTED' \|\| [\w.?]*status === 'PICKED'/;
+    const found = files(join(ROOT, 'web/src')).filter((file) => rewritten.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(found.map((file) => relative(ROOT, file)), []);
+    assert.ok(rewritten.test("const on = ride.status === 'ACCEPTED' || ride.status === 'PICKED';"));
+  });
+
   test('the checks above see what they look for', () => {
     // Guards against a check that passes because its pattern matches nothing.
     assert.ok(writtenAs('/rides/status/:rideId').test('call(app, "POST", `/rides/status/${id}`)'));

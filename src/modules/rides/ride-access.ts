@@ -3,6 +3,8 @@ import { isAdmin, type AuthUser } from '../../platform/auth/roles.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import type { CancelledBy, RideStatus } from './rides.schemas.ts';
 
+export { livePosition, publicPositionVisible } from './live-position.ts';
+
 // Who may do what with a ride (decisions.md "Who may do what"), as pure functions of the caller
 // and the ride. Each one either answers or throws the error the API returns.
 
@@ -68,14 +70,3 @@ export function feedbackParty(user: AuthUser, ride: RideParties): 'rider' | 'dri
   if (ride.driver_id === user.id) return 'driver';
   throw forbidden("Only the ride's rider or driver can give feedback");
 }
-
-/**
- * Whether someone who does not take part may see where the driver is: while the driver comes to
- * the pickup, during the trip only when the rider shares trips, never once the ride has ended.
- */
-export function publicPositionVisible(status: string, riderSharesTrips: boolean): boolean {
-  return status === 'ACCEPTED' || (status === 'PICKED' && riderSharesTrips);
-}
-
-/** Participants see the position while the ride is under way. */
-export const livePosition = (status: string): boolean => status === 'ACCEPTED' || status === 'PICKED';

@@ -11,6 +11,7 @@ import { useAction } from '../ui/use-action.ts';
 import { OfferCard } from './offer-card.tsx';
 import { TripPanel } from './trip-panel.tsx';
 import type { PositionSource } from './use-position.ts';
+import { livePosition } from '../../../src/contract/rules.ts';
 
 interface Props {
   api: Api;
@@ -42,7 +43,7 @@ const SOURCE_TEXT: Record<PositionSource, string> = {
 export function DriveScreen(props: Props) {
   const { api, settings, profile, online, position, source, offers, ride, notice } = props;
   const offline = useAction(props.onOffline);
-  const onTrip = ride !== null && (ride.status === 'ACCEPTED' || ride.status === 'PICKED');
+  const onTrip = ride !== null && livePosition(ride.status);
 
   const markers = useMemo(() => {
     const list: MapMarker[] = [];

@@ -14,6 +14,7 @@ import { DriveScreen } from './drive-screen.tsx';
 import { EarningsScreen } from './earnings-screen.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
 import { usePosition } from './use-position.ts';
+import { livePosition } from '../../../src/contract/rules.ts';
 
 interface Props {
   api: Api;
@@ -121,7 +122,7 @@ function SignedIn({ api, settings }: Props) {
   // Report over the realtime channel (REST when it is down): at once when the position changes,
   // then every few seconds, so riders and dispatch always have a fresh one.
   const lastSent = useRef(0);
-  const rideId = ride && (ride.status === 'ACCEPTED' || ride.status === 'PICKED') ? ride.id : null;
+  const rideId = ride && livePosition(ride.status) ? ride.id : null;
   const report = useCallback(
     (point: Point) => {
       lastSent.current = Date.now();
@@ -203,5 +204,5 @@ function SignedIn({ api, settings }: Props) {
 
 /** The id of an accepted or started ride shown without its rider's name. */
 function rideNeedsName(ride: Ride | null): number | null {
-  return ride && ride.riderName === undefined && (ride.status === 'ACCEPTED' || ride.status === 'PICKED') ? ride.id : null;
+  return ride && ride.riderName === undefined && livePosition(ride.status) ? ride.id : null;
 }

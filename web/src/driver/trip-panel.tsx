@@ -9,6 +9,7 @@ import { money } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { livePosition } from '../../../src/contract/rules.ts';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
 const directions = (from: Point | null, to: Point) =>
@@ -34,7 +35,7 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
   const rate = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: null })));
 
   const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : pointOf(ride.dropLat, ride.dropLon);
-  const active = ride.status === 'ACCEPTED' || ride.status === 'PICKED';
+  const active = livePosition(ride.status);
 
   return (
     <div class="stack">

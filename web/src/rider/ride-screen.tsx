@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/contract/types.ts';
-import { durationMinutes, roadDistanceKm } from '../../../src/contract/rules.ts';
+import { durationMinutes, livePosition, roadDistanceKm } from '../../../src/contract/rules.ts';
 import type { Api } from '../api/endpoints.ts';
 import type { ComponentChildren } from 'preact';
 import type { Ride, RideType } from '../api/types.ts';
@@ -29,7 +29,7 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
   const [cancelling, setCancelling] = useState(false);
   const pickup = pointOf(ride.pickupLat, ride.pickupLon);
   const drop = pointOf(ride.dropLat, ride.dropLon);
-  const following = ride.status === 'ACCEPTED' || ride.status === 'PICKED';
+  const following = livePosition(ride.status);
   const driver = following ? (driverAt ?? pointOf(ride.driverLat, ride.driverLon)) : null;
   // Same arithmetic as the fare quote: road distance at city speed.
   const target = ride.status === 'ACCEPTED' ? pickup : drop;
