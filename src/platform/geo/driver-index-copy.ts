@@ -21,11 +21,8 @@ local seq = redis.call('INCR', KEYS[1])
 redis.call('PUBLISH', ARGV[1], seq .. '|' .. ARGV[2] .. '|||')
 return seq`;
 
-// The number of the last change and every index's reports, in one atomic step: what a copy starts from.
-const SNAPSHOT = `
-local result = { redis.call('GET', KEYS[1]) or '0' }
-for i = 2, #KEYS do result[i] = redis.call('HGETALL', KEYS[i]) end
-return result`;
+/** Reports read per HSCAN step of a snapshot: each step is short, so Redis keeps answering others. */
+const SNAPSHOT_STEP = 5_000;
 
 /** How far behind Redis the copies ran: per change applied, the time from its sending to its arrival. */
 export interface CopyStats {
@@ -41,8 +38,9 @@ export interface CopyStats {
  * (nearby search, a ride view's driver, dispatch's supply) are answered from memory rather than by a
  * round trip. Redis stays the truth: every change there is numbered and published in the same script
  * (redis-driver-index.ts); a copy applies them in order, and when a number is missing (a dropped
- * subscription, a Redis restarted empty), or at start, it loads a snapshot of every index with the
- * number it was taken at, and applies what arrived meanwhile. Its reads answer 503 (REDIS_UNAVAILABLE),
+ * subscription, a Redis restarted empty), or at start, it reads the last number, then every index
+ * in short HSCAN steps (one script over a million drivers would hold Redis for seconds), then applies
+ * every change after that number. Its reads answer 503 (REDIS_UNAVAILABLE),
  * as Redis's would, until the first snapshot after the subscription (re)started is loaded, and
  * whenever it has heard nothing, or been catching up a missed change, for more than MAX_BEHIND_MS.
  */
@@ -54,7 +52,6 @@ export class DriverIndexCopies {
   readonly #clock: Clock;
   readonly #log: FastifyBaseLogger;
   readonly #tick: (...args: Array<string | number>) => Promise<unknown>;
-  readonly #snapshot: () => Promise<unknown>;
   readonly #timer: NodeJS.Timeout;
   #copies = new Map<string, MemoryDriverIndex>();
   /** The number of the last change applied; undefined while out of step. */
@@ -79,10 +76,8 @@ export class DriverIndexCopies {
     this.#clock = clock;
     this.#log = log;
     redis.defineCommand('driverCopiesTick', { numberOfKeys: 1, lua: TICK });
-    redis.defineCommand('driverCopiesSnapshot', { numberOfKeys: 1 + names.length, lua: SNAPSHOT });
     const commands = redis as unknown as Record<string, (...args: Array<string | number>) => Promise<unknown>>;
     this.#tick = (...args) => commands.driverCopiesTick(CHANGES_SEQ, ...args);
-    this.#snapshot = () => commands.driverCopiesSnapshot(CHANGES_SEQ, ...names.map(reportsKey));
     for (const name of names) this.#copies.set(name, new MemoryDriverIndex(() => clock.now()));
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.#channel) this.#hear(text);
@@ -165,14 +160,21 @@ export class DriverIndexCopies {
     this.#syncing = true;
     this.stats.resyncs++;
     try {
-      const [seq, ...hashes] = (await this.#snapshot()) as [string, ...string[][]];
+      // The number first, then the reports step by step: whatever changes during the scan has a
+      // larger number, arrives on the subscription (held back meanwhile) and is applied after, in
+      // order, so the copy ends where Redis is however the scan saw it.
+      const seq = (await this.#redis.get(CHANGES_SEQ)) ?? '0';
       const loaded = new Map<string, MemoryDriverIndex>();
-      this.#names.forEach((name, i) => {
+      for (const name of this.#names) {
         const copy = new MemoryDriverIndex(() => this.#clock.now());
-        const flat = hashes[i];
-        for (let k = 0; k < flat.length; k += 2) copy.upsertNow(parseReport(Number(flat[k]), flat[k + 1]));
+        let cursor = '0';
+        do {
+          const [next, flat] = await this.#redis.hscan(reportsKey(name), cursor, 'COUNT', SNAPSHOT_STEP);
+          for (let k = 0; k < flat.length; k += 2) copy.upsertNow(parseReport(Number(flat[k]), flat[k + 1]));
+          cursor = next;
+        } while (cursor !== '0');
         loaded.set(name, copy);
-      });
+      }
       const old = this.#copies;
       this.#copies = loaded;
       await Promise.all([...old.values()].map((copy) => copy.close()));
