@@ -7,7 +7,7 @@ import { connectDatabase } from '../src/db/connect.ts';
 import type { Database } from '../src/db/database.ts';
 import { DriversService } from '../src/modules/drivers/drivers.service.ts';
 import { forecast, MODEL_CONSTANTS } from '../src/modules/insights/insights.model.ts';
-import { InsightsService } from '../src/modules/insights/insights.service.ts';
+import { createInsights } from '../src/modules/insights/insights.module.ts';
 import { ZoneTable } from '../src/modules/insights/zone-table.service.ts';
 import { RideStats } from '../src/modules/rides/ride-stats.service.ts';
 import { systemClock } from '../src/platform/clock.ts';
@@ -38,9 +38,8 @@ const loadSeconds = (performance.now() - loadStarted) / 1000;
 const log = pino({ level: 'warn' });
 const clock = systemClock;
 const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log, events: new DomainEventDispatcher(log), positionsPerSecond: config.driverPositionsPerSecond });
-const stats = new RideStats({ db, transactions, counters: new MemoryCounters(clock), clock, log });
 const zones = new ZoneTable({ cache: new MemoryCache(clock), clock, log });
-const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });
+const { insights, demand } = createInsights({ db, transactions, counters: new MemoryCounters(clock), clock, log, events: new DomainEventDispatcher(log), rides: new RideStats(db), drivers, zones, timeZone: config.serviceTimezone });
 
 const timed = async (work: () => Promise<unknown>) => {
   const started = performance.now();
@@ -66,7 +65,7 @@ console.log(
   }),
 );
 await drivers.close();
-await stats.close();
+await demand.close();
 await database.destroy();
 
 /** Counting the naive way: every ride of the window loaded, then counted in JavaScript. */

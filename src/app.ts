@@ -24,7 +24,7 @@ import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { createDrivers } from './modules/drivers/drivers.module.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
-import { InsightsService } from './modules/insights/insights.service.ts';
+import { createInsights } from './modules/insights/insights.module.ts';
 import { ZoneTable } from './modules/insights/zone-table.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -123,12 +123,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     drivers: { db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs },
     profiles: { db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired },
   });
-  const stats = new RideStats({ db, transactions, counters, clock, log: app.log });
+  const stats = new RideStats(db);
   const pricing = new Pricing({ db, bus, clock, log: app.log });
   await pricing.start();
   const zones = new ZoneTable({ cache, clock, log: app.log });
   zones.start();
-  const insights = new InsightsService({ stats, drivers, zones, clock, timeZone: config.serviceTimezone });
+  const { insights, demand } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, timeZone: config.serviceTimezone });
   const audit = new AuditTrail({ db, clock });
   const rides = await createRideServices({
     db,
@@ -144,7 +144,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     profiles,
     notifications,
     settings,
-    stats,
     pricing,
     demand: (pickup) => insights.signalAt(pickup),
     router,
@@ -196,7 +195,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     zones.stop();
     pricing.stop();
     await drivers.close();
-    await stats.close();
+    await demand.close();
     await shared.close();
     mailer.close();
     await database.destroy();

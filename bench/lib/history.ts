@@ -2,7 +2,6 @@
 // for the scenarios that measure reads over it: insights and the operators' overview.
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
-import { recountBuckets } from '../../src/modules/rides/ride-stats.repository.ts';
 
 export const HISTORY_DRIVERS = 2_000;
 export const HISTORY_RIDERS = 20_000;
@@ -45,4 +44,28 @@ export async function generateHistory(database: Transaction<Database>, dialect: 
       'mini', 6, 15, 1, 170, 'UPI', 'PENDING', '1234', '5678', ${now} - i * 10000, case when i > 150 then ${now} - i * 5000 end
     from (${series(300)}) as s`.execute(database);
   await recountBuckets(database);
+}
+
+/**
+ * Recounts every demand bucket (insights' demand_buckets) from the rides table: the history is written
+ * around the service, which keeps the buckets as rides are booked.
+ */
+async function recountBuckets(database: Transaction<Database>): Promise<void> {
+  await database.deleteFrom('demand_buckets').execute();
+  await database
+    .insertInto('demand_buckets')
+    .columns(['bucket_start', 'rides', 'riders', 'accepted', 'accept_delay_ms'])
+    .expression((eb) =>
+      eb
+        .selectFrom('rides')
+        .select([
+          sql<number>`(created_at / 900000) * 900000`.as('bucket_start'),
+          eb.fn.countAll<number>().as('rides'),
+          sql<number>`count(distinct rider_id)`.as('riders'),
+          sql<number>`count(accepted_at)`.as('accepted'),
+          sql<number>`coalesce(sum(accepted_at - created_at), 0)`.as('accept_delay_ms'),
+        ])
+        .groupBy(sql`created_at / 900000`),
+    )
+    .execute();
 }

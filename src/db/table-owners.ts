@@ -16,7 +16,7 @@ export const tableOwners = {
   rides: 'rides',
   driver_presence: 'drivers',
   driver_profiles: 'drivers',
-  /** The demand statistics behind insights' forecasts; rides still writes them until issue 27 item 2 moves them. */
+  /** The demand statistics behind insights' forecasts, fed by ride.booked and ride.moved (insights.module.ts). */
   demand_buckets: 'insights',
   offers: 'dispatch',
   pricing_versions: 'pricing',

@@ -38,13 +38,6 @@ const EXCEPTIONS: ReadonlyArray<{ file: string; table: Table; why: string }> = [
     table: 'notifications',
     why: 'a booking and its notice are one statement',
   },
-  {
-    // The demand statistics sit in rides today; they move to insights (their owner) with issue 27
-    // item 2, and this exception goes with them.
-    file: 'modules/rides/ride-stats.repository.ts',
-    table: 'demand_buckets',
-    why: 'moves with issue 27 item 2',
-  },
 ];
 
 /** Kysely's methods that name a table as their first argument (a name, 'name as alias', or a list of them). */

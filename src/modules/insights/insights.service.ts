@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { DemandSignal } from '../pricing/pricing.model.ts';
-import type { RideStats } from '../rides/ride-stats.service.ts';
+import type { DemandStats } from './demand-stats.service.ts';
 import { forecast, HOUR_MS, MODEL_CONSTANTS } from './insights.model.ts';
 import type { PredictiveInsights, ZoneInsights } from './insights.schemas.ts';
 import type { ZoneTable } from './zone-table.service.ts';
@@ -10,8 +10,17 @@ import type { ZoneTable } from './zone-table.service.ts';
 /** How long a demand signal serves fare quotes before it is computed again. */
 export const SIGNAL_TTL_MS = 1_000;
 
+/** What the demand model reads of the rides as they are now (rides' RideStats answers it; insights imports nothing of rides). */
+export interface RideActivity {
+  /** Rides in REQUESTED now (and the distinct riders holding them), and drivers on a ride now. */
+  live(): Promise<{ openRequests: number; openRiders: number; busyDrivers: number }>;
+  /** Drivers who accepted, finished or lost a ride since `since`, or are on one now. */
+  driversActiveSince(since: number): Promise<number[]>;
+}
+
 export interface InsightsDependencies {
-  stats: Pick<RideStats, 'buckets' | 'live' | 'driversActiveSince'>;
+  demand: Pick<DemandStats, 'buckets'>;
+  rides: RideActivity;
   drivers: Pick<DriversService, 'seenSince'>;
   zones: Pick<ZoneTable, 'at' | 'multiplierAt' | 'list'>;
   clock: Clock;
@@ -61,9 +70,9 @@ export class InsightsService {
     const activeSince = now - c.activeDriverHours * HOUR_MS;
     const recentSince = now - c.recentHours * HOUR_MS;
     const [buckets, live, activeDriverIds, seen] = await Promise.all([
-      this.#deps.stats.buckets(now - c.lookbackDays * 24 * HOUR_MS),
-      this.#deps.stats.live(),
-      this.#deps.stats.driversActiveSince(activeSince),
+      this.#deps.demand.buckets(now - c.lookbackDays * 24 * HOUR_MS),
+      this.#deps.rides.live(),
+      this.#deps.rides.driversActiveSince(activeSince),
       this.#deps.drivers.seenSince(activeSince),
     ]);
     // A bucket counts as recent when it began inside the recent window (or is the one it starts in).

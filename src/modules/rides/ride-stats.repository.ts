@@ -1,46 +1,9 @@
 import { sql } from 'kysely';
-import type { Db, WriteDb } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { literal } from './rides.repository.ts';
 import { ACTIVE_STATUSES, RIDE_STATUSES, type RideStatus } from './rides.schemas.ts';
 
-// Aggregates for the demand model: counts only, from per-bucket totals and indexed columns.
-
-export interface BucketCounts {
-  rides: number;
-  riders: number;
-  accepted: number;
-  acceptDelayMs: number;
-}
-
-/** Adds counts to their buckets; several instances add to the same rows, so values are increments. */
-export async function addToBuckets(db: WriteDb, entries: ReadonlyArray<[number, BucketCounts]>): Promise<void> {
-  // In bucket order, so two instances adding to the same buckets lock them in the same order.
-  for (const [start, counts] of [...entries].sort(([a], [b]) => a - b)) {
-    await db
-      .insertInto('demand_buckets')
-      .values({ bucket_start: start, rides: counts.rides, riders: counts.riders, accepted: counts.accepted, accept_delay_ms: counts.acceptDelayMs })
-      .onConflict((oc) =>
-        oc.column('bucket_start').doUpdateSet((eb) => ({
-          rides: eb('demand_buckets.rides', '+', eb.ref('excluded.rides')),
-          riders: eb('demand_buckets.riders', '+', eb.ref('excluded.riders')),
-          accepted: eb('demand_buckets.accepted', '+', eb.ref('excluded.accepted')),
-          accept_delay_ms: eb('demand_buckets.accept_delay_ms', '+', eb.ref('excluded.accept_delay_ms')),
-        })),
-      )
-      .execute();
-  }
-}
-
-export async function bucketsSince(db: Db, since: number): Promise<Array<{ start: number } & BucketCounts>> {
-  const rows = await db.selectFrom('demand_buckets').selectAll().where('bucket_start', '>=', since).execute();
-  return rows.map((row) => ({
-    start: Number(row.bucket_start),
-    rides: Number(row.rides),
-    riders: Number(row.riders),
-    accepted: Number(row.accepted),
-    acceptDelayMs: Number(row.accept_delay_ms),
-  }));
-}
+// Counts over the rides table for insights' demand model and the operators' overview: indexed columns only.
 
 /** Rides in REQUESTED, and the distinct riders who hold them. */
 export async function openRequests(db: Db): Promise<{ rides: number; riders: number }> {
@@ -112,28 +75,4 @@ export async function driversActiveSince(db: Db, since: number): Promise<number[
   const rows = await db.selectFrom(activity).select('driver_id').distinct().execute();
   // Rides cancelled before any driver took them have none.
   return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
-}
-
-/**
- * Recounts every bucket from the rides table: for data written around the service (the
- * benchmark's bulk loader); a running service keeps the buckets as rides are booked.
- */
-export async function recountBuckets(db: WriteDb): Promise<void> {
-  await db.deleteFrom('demand_buckets').execute();
-  await db
-    .insertInto('demand_buckets')
-    .columns(['bucket_start', 'rides', 'riders', 'accepted', 'accept_delay_ms'])
-    .expression((eb) =>
-      eb
-        .selectFrom('rides')
-        .select([
-          sql<number>`(created_at / 900000) * 900000`.as('bucket_start'),
-          eb.fn.countAll<number>().as('rides'),
-          sql<number>`count(distinct rider_id)`.as('riders'),
-          sql<number>`count(accepted_at)`.as('accepted'),
-          sql<number>`coalesce(sum(accepted_at - created_at), 0)`.as('accept_delay_ms'),
-        ])
-        .groupBy(sql`created_at / 900000`),
-    )
-    .execute();
 }

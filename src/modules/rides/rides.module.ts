@@ -25,7 +25,6 @@ import { RidePayments } from './ride-payments.service.ts';
 import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
-import type { RideStats } from './ride-stats.service.ts';
 import { RideTracking } from './ride-tracking.service.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
 import { RideTransitions } from './ride-transitions.ts';
@@ -46,7 +45,6 @@ export interface RideModuleDependencies {
   profiles: Pick<DriverProfiles, 'assertMayAccept' | 'vehicles'>;
   notifications: NotificationsService;
   settings: Pick<SettingsService, 'paymentMethodOf' | 'sharesTrips'>;
-  stats: RideStats;
   pricing: Pick<Pricing, 'current' | 'rules'>;
   /** The surge and pickup wait behind fare quotes. */
   demand: DemandSource;
@@ -85,14 +83,9 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   await snapshots.listen();
   const people = new RidePeople({ users: deps.users, profiles: deps.profiles });
   const updates = new RideUpdates({ snapshots, hub: deps.hub, drivers, people, log: deps.log });
-  // What the rides module reacts to: its own committed changes, told to the apps (first, so in
-  // commit order) and counted in the demand statistics.
+  // What the rides module reacts to: its own committed changes, told to the apps in commit order.
   events.afterCommit('ride.booked', ({ ride }) => updates.announce(ride, null));
   events.afterCommit('ride.moved', ({ ride, from }) => updates.announce(ride, from));
-  events.afterCommit('ride.booked', ({ ride }) => deps.stats.recordBooking(ride.rider_id, ride.created_at));
-  events.afterCommit('ride.moved', ({ ride, from }) => {
-    if (from === 'REQUESTED' && ride.status === 'ACCEPTED' && ride.accepted_at !== null) deps.stats.recordAccept(ride.created_at, ride.accepted_at);
-  });
   const transitions = new RideTransitions({ transactions, notifications, events, drivers, audit: deps.audit });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   // An erased rider's open rides are cancelled in the erasure's unit: the places they typed leave every list.

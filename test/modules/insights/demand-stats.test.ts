@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { BUCKET_MS, RideStats } from '../../../src/modules/rides/ride-stats.service.ts';
+import { BUCKET_MS, DemandStats } from '../../../src/modules/insights/demand-stats.service.ts';
 import { MemoryCounters, type Counters } from '../../../src/platform/counters.ts';
 import { migratedDatabase, TestClock } from '../../helpers/app.ts';
 
@@ -27,10 +27,10 @@ describe('demand statistics per 15-minute bucket', () => {
   // Start of a bucket, so the test's bookings all fall in one.
   clock.advance(BUCKET_MS - (clock.now() % BUCKET_MS));
   const shared = new CountingCounters(new MemoryCounters(clock));
-  const instances: RideStats[] = [];
+  const instances: DemandStats[] = [];
   const instance = () => {
     const { db, transactions } = database.connection;
-    const stats = new RideStats({ db, transactions, counters: shared, clock, log: pino({ level: 'silent' }) });
+    const stats = new DemandStats({ db, transactions, counters: shared, clock, log: pino({ level: 'silent' }) });
     instances.push(stats);
     return stats;
   };
