@@ -1,6 +1,5 @@
 import { useMemo } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, Offer, Ride } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
@@ -14,7 +13,6 @@ import type { PositionSource } from './use-position.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
 
 interface Props {
-  api: Api;
   settings: WebAppSettings;
   /** undefined while loading; null when the driver has none yet. */
   profile: DriverProfile | null | undefined;
@@ -41,7 +39,7 @@ const SOURCE_TEXT: Record<PositionSource, string> = {
 
 /** Online and offline, the offers as they come, and the ride once accepted. */
 export function DriveScreen(props: Props) {
-  const { api, settings, profile, online, position, source, offers, ride, notice } = props;
+  const { settings, profile, online, position, source, offers, ride, notice } = props;
   const offline = useAction(props.onOffline);
   const onTrip = ride !== null && livePosition(ride.status);
 
@@ -100,7 +98,7 @@ export function DriveScreen(props: Props) {
         onDrag={(_id, point) => props.onPlace(point)}
       />
       {ride ? (
-        <TripPanel api={api} ride={ride} position={position} onRide={props.onRide} />
+        <TripPanel ride={ride} position={position} onRide={props.onRide} />
       ) : (
         online && (
           <div class="stack" aria-live="polite">
@@ -108,7 +106,6 @@ export function DriveScreen(props: Props) {
             {offers.map((offer) => (
               <OfferCard
                 key={offer.offerId}
-                api={api}
                 offer={offer}
                 skewMs={props.skewMs}
                 onAccepted={(accepted) => {

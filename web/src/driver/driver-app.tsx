@@ -1,32 +1,24 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
 import { ApiError } from '../api/client.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, Offer, Ride } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { NotificationsScreen, useNotifications } from '../ui/notifications.tsx';
 import { go, useRoute } from '../ui/router.ts';
 import { Shell } from '../ui/shell.tsx';
-import { useSession } from '../ui/use-session.ts';
 import { DriveScreen } from './drive-screen.tsx';
 import { EarningsScreen } from './earnings-screen.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
 import { usePosition } from './use-position.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
+import { useApi, useSession, useSettings } from '../ui/app-context.tsx';
 
-interface Props {
-  api: Api;
-  settings: WebAppSettings;
-}
-
-export function DriverApp({ api, settings }: Props) {
-  const session = useSession(api.client);
+export function DriverApp() {
+  const session = useSession();
   if (!session) {
     return (
       <AuthScreen
-        api={api}
         title="Ride — driver"
         intro="Go online, take ride offers near you, and get paid for every trip."
         role="DRIVER"
@@ -35,7 +27,7 @@ export function DriverApp({ api, settings }: Props) {
       />
     );
   }
-  return <SignedIn key={session.userId} api={api} settings={settings} />;
+  return <SignedIn key={session.userId} />;
 }
 
 /** Positions go out this often while online (the service forgets a driver after 2 minutes without one). */
@@ -51,7 +43,9 @@ const SCREENS = ['/', '/profile', '/earnings', '/notifications'];
 const withName = (next: Ride | null, shown: Ride | null): Ride | null =>
   next && next.riderName === undefined && shown?.id === next.id && shown.riderName !== undefined ? { ...next, riderName: shown.riderName } : next;
 
-function SignedIn({ api, settings }: Props) {
+function SignedIn() {
+  const api = useApi();
+  const settings = useSettings();
   const asked = useRoute();
   const route = SCREENS.includes(asked) ? asked : '/';
   const notifications = useNotifications(api);
@@ -175,12 +169,11 @@ function SignedIn({ api, settings }: Props) {
         void api.client.signOut();
       }}
     >
-      {route === '/profile' && <ProfileScreen api={api} profile={profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={setProfile} />}
-      {route === '/earnings' && <EarningsScreen api={api} />}
+      {route === '/profile' && <ProfileScreen profile={profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={setProfile} />}
+      {route === '/earnings' && <EarningsScreen />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' && (
         <DriveScreen
-          api={api}
           settings={settings}
           profile={profile}
           online={online}

@@ -4,7 +4,7 @@ import type { Ride } from '../api/types.ts';
 import { ErrorNotice, Facts } from '../ui/components.tsx';
 import { money, timeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
-import { useSession } from '../ui/use-session.ts';
+import { useApi, useSession } from '../ui/app-context.tsx';
 
 /** Today's completed rides of this driver, read from the ride history (newest first) until yesterday. */
 async function completedToday(api: Api, driverId: number): Promise<Ride[]> {
@@ -24,8 +24,9 @@ async function completedToday(api: Api, driverId: number): Promise<Ride[]> {
   }
 }
 
-export function EarningsScreen({ api }: { api: Api }) {
-  const session = useSession(api.client);
+export function EarningsScreen() {
+  const api = useApi();
+  const session = useSession();
   const [rides, setRides] = useState<Ride[] | null>(null);
   const load = useAction(async () => setRides(await completedToday(api, session!.userId)));
   useEffect(() => void load.run(), [api]);

@@ -1,8 +1,17 @@
 import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
+import { AppProvider } from '../ui/app-context.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { DriverApp } from './driver-app.tsx';
 
 const settings = await loadSettings();
-render(<DriverApp api={createApi('ride-hailing.driver')} settings={settings} />, document.getElementById('app')!);
+render(
+  <ErrorBoundary app="the driver app">
+    <AppProvider api={createApi('ride-hailing.driver')} settings={settings}>
+      <DriverApp />
+    </AppProvider>
+  </ErrorBoundary>,
+  document.getElementById('app')!,
+);

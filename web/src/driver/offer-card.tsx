@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { Offer, Ride } from '../api/types.ts';
 import { ErrorNotice, Facts } from '../ui/components.tsx';
 import { km, minutes, money } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 interface Props {
-  api: Api;
   offer: Offer;
   /** The service's clock minus this device's. */
   skewMs: number;
@@ -20,7 +19,8 @@ interface Props {
 const secondsLeft = (offer: Offer, skewMs: number) => Math.max(0, Math.ceil((Date.parse(offer.expiresAt) - (Date.now() + skewMs)) / 1000));
 
 /** One ride offered to the driver, with the seconds left to answer. */
-export function OfferCard({ api, offer, skewMs, onAccepted, onGone }: Props) {
+export function OfferCard({ offer, skewMs, onAccepted, onGone }: Props) {
+  const api = useApi();
   const [left, setLeft] = useState(() => secondsLeft(offer, skewMs));
   useEffect(() => {
     const tick = setInterval(() => setLeft(secondsLeft(offer, skewMs)), 250);

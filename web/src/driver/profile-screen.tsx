@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { DriverProfile, ProfileBody } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
   pending: 'Waiting for an operator to approve your vehicle: you get ride offers once they do.',
@@ -14,7 +14,6 @@ const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
 const blank: ProfileBody = { vehicleType: 'mini', vehicleNumber: '', vehicleModel: '', acAvailable: false };
 
 interface Props {
-  api: Api;
   profile: DriverProfile | null;
   /** DRIVER_APPROVAL_REQUIRED: without it no driver waits for an operator, so nothing is said of approval. */
   approvalRequired: boolean;
@@ -22,7 +21,8 @@ interface Props {
 }
 
 /** The driver's vehicle: offers match its type. */
-export function ProfileScreen({ api, profile, approvalRequired, onSaved }: Props) {
+export function ProfileScreen({ profile, approvalRequired, onSaved }: Props) {
+  const api = useApi();
   const [form, setForm] = useState<ProfileBody>(blank);
   const [saved, setSaved] = useState(false);
   useEffect(() => {

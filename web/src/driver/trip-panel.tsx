@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { pointOf } from '../map/places.ts';
 import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.tsx';
@@ -10,20 +9,21 @@ import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labe
 import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
 const directions = (from: Point | null, to: Point) =>
   `https://www.google.com/maps/dir/?api=1${from ? `&origin=${from.lat},${from.lon}` : ''}&destination=${to.lat},${to.lon}&travelmode=driving`;
 
 interface Props {
-  api: Api;
   ride: Ride;
   position: Point | null;
   onRide: (ride: Ride | null) => void;
 }
 
 /** The accepted ride: drive to the pickup, start with the rider's code, finish with the other, rate. */
-export function TripPanel({ api, ride, position, onRide }: Props) {
+export function TripPanel({ ride, position, onRide }: Props) {
+  const api = useApi();
   const [code, setCode] = useState('');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [rating, setRating] = useState(0);
@@ -77,7 +77,7 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
       )}
       {active &&
         (confirmCancel ? (
-          <ConfirmCancel api={api} ride={ride} onRide={onRide} onKeep={() => setConfirmCancel(false)} />
+          <ConfirmCancel ride={ride} onRide={onRide} onKeep={() => setConfirmCancel(false)} />
         ) : (
           <button type="button" class="secondary" onClick={() => setConfirmCancel(true)}>
             Cancel ride
@@ -118,7 +118,8 @@ export function TripPanel({ api, ride, position, onRide }: Props) {
 }
 
 /** Asks before the driver cancels, with what the service says cancelling now costs them. */
-function ConfirmCancel({ api, ride, onRide, onKeep }: Pick<Props, 'api' | 'ride' | 'onRide'> & { onKeep: () => void }) {
+function ConfirmCancel({ ride, onRide, onKeep }: Pick<Props, 'ride' | 'onRide'> & { onKeep: () => void }) {
+  const api = useApi();
   const fee = useCancellationQuote(api, ride);
   const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
   return (

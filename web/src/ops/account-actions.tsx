@@ -1,20 +1,20 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Account } from '../api/types.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { ROLE_LABELS } from './ops-labels.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 type Asking = 'block' | 'unblock' | 'erase' | null;
 
 interface Props {
-  api: Api;
   account: Account;
   /** The account as the API answered the change. */
   onChanged: (account: Account) => void;
 }
 
 /** Block (with a reason), unblock and erase one account, each asked first. */
-export function AccountActions({ api, account, onChanged }: Props) {
+export function AccountActions({ account, onChanged }: Props) {
+  const api = useApi();
   const [asking, setAsking] = useState<Asking>(null);
   const who = `${account.name} (${ROLE_LABELS[account.role].toLowerCase()} ${account.id}, ${account.email})`;
   if (account.status === 'deleted') return null;

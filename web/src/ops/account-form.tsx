@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { AdminUser, CreateUserBody } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { ROLE_LABELS } from './ops-labels.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 const blank: CreateUserBody = { name: '', email: '', password: '', role: 'DRIVER' };
 
 /** An operator creates an account without the e-mail code (a driver they on-board, a colleague). */
-export function AccountForm({ api, onCreated }: { api: Api; onCreated: () => void }) {
+export function AccountForm({ onCreated }: { onCreated: () => void }) {
+  const api = useApi();
   const [form, setForm] = useState<CreateUserBody>(blank);
   const [created, setCreated] = useState<AdminUser | null>(null);
   const create = useAction(async () => {

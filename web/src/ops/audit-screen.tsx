@@ -1,13 +1,14 @@
-import type { Api } from '../api/endpoints.ts';
 import type { AuditEntry } from '../api/types.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { usePages } from '../ui/use-pages.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1));
 
 /** Every operator change, newest first: who, what, on which record, when, and the record before and after. */
-export function AuditScreen({ api }: { api: Api }) {
+export function AuditScreen() {
+  const api = useApi();
   const entries = usePages((cursor) => api.admin.audit({ cursor }), 'audit');
   return (
     <section class="stack" aria-labelledby="audit-title">

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Complaint, ComplaintStatus } from '../api/types.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
@@ -7,9 +6,11 @@ import { keysOf } from '../ui/labels.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { COMPLAINT_CATEGORY_LABELS, COMPLAINT_STATUS_LABELS } from './ops-labels.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /** Riders' and drivers' complaints by status, open first; resolving one tells the complainant. */
-export function ComplaintsScreen({ api }: { api: Api }) {
+export function ComplaintsScreen() {
+  const api = useApi();
   const [status, setStatus] = useState<ComplaintStatus | ''>('open');
   const complaints = usePages((cursor) => api.admin.complaints({ status: status || undefined, cursor }), status);
   return (
@@ -29,7 +30,7 @@ export function ComplaintsScreen({ api }: { api: Api }) {
       {complaints.items?.length === 0 && <p class="muted">No complaint here.</p>}
       <ul class="list" aria-label="Complaints">
         {complaints.items?.map((complaint) => (
-          <ComplaintItem key={complaint.id} api={api} complaint={complaint} onResolved={(next) => complaints.replace((item) => item.id === next.id, next)} />
+          <ComplaintItem key={complaint.id} complaint={complaint} onResolved={(next) => complaints.replace((item) => item.id === next.id, next)} />
         ))}
       </ul>
       {complaints.cursor && (
@@ -41,7 +42,8 @@ export function ComplaintsScreen({ api }: { api: Api }) {
   );
 }
 
-function ComplaintItem({ api, complaint, onResolved }: { api: Api; complaint: Complaint; onResolved: (complaint: Complaint) => void }) {
+function ComplaintItem({ complaint, onResolved }: { complaint: Complaint; onResolved: (complaint: Complaint) => void }) {
+  const api = useApi();
   const [resolving, setResolving] = useState(false);
   const title = `Complaint ${complaint.id}: ${COMPLAINT_CATEGORY_LABELS[complaint.category]}`;
   return (

@@ -1,11 +1,12 @@
-import type { Api } from '../api/endpoints.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { AccountItem } from './users-screen.tsx';
+import { useApi } from '../ui/app-context.tsx';
 
 /** People who asked (in their settings) for their account to be deleted: erase each after a check. */
-export function DeletionsScreen({ api }: { api: Api }) {
+export function DeletionsScreen() {
+  const api = useApi();
   const requests = usePages((cursor) => api.admin.deletionRequests(cursor), 'deletion-requests');
   return (
     <section class="stack" aria-labelledby="deletions-title">
@@ -17,7 +18,6 @@ export function DeletionsScreen({ api }: { api: Api }) {
         {requests.items?.map((account) => (
           <AccountItem
             key={account.id}
-            api={api}
             account={account}
             note={`Asked to be deleted ${dateTimeOf(account.deletionRequestedAt)}`}
             // An erased account has left the queue.

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { AdminDriver, Approval } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
@@ -8,13 +7,15 @@ import { useAction } from '../ui/use-action.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { APPROVAL_LABELS } from './ops-labels.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /**
  * Drivers with a vehicle. Where approval is required (DRIVER_APPROVAL_REQUIRED), the queue (pending)
  * first, to approve or reject with a reason; where it is not, every driver drives without it, so
  * there is no queue: all of them, newest first, with decisions that count if approval is turned on.
  */
-export function DriversScreen({ api, approvalRequired }: { api: Api; approvalRequired: boolean }) {
+export function DriversScreen({ approvalRequired }: { approvalRequired: boolean }) {
+  const api = useApi();
   const [approval, setApproval] = useState<Approval | ''>(approvalRequired ? 'pending' : '');
   const drivers = usePages((cursor) => api.admin.drivers({ approval: approval || undefined, cursor }), approval);
   return (
@@ -35,7 +36,6 @@ export function DriversScreen({ api, approvalRequired }: { api: Api; approvalReq
         {drivers.items?.map((driver) => (
           <DriverItem
             key={driver.driverId}
-            api={api}
             driver={driver}
             // Shown with the decision until the list is read again, so the operator sees it was made.
             onDecided={(next) => drivers.replace((item) => item.driverId === next.driverId, next)}
@@ -51,7 +51,8 @@ export function DriversScreen({ api, approvalRequired }: { api: Api; approvalReq
   );
 }
 
-function DriverItem({ api, driver, onDecided }: { api: Api; driver: AdminDriver; onDecided: (driver: AdminDriver) => void }) {
+function DriverItem({ driver, onDecided }: { driver: AdminDriver; onDecided: (driver: AdminDriver) => void }) {
+  const api = useApi();
   const [rejecting, setRejecting] = useState(false);
   const approve = useAction(async () => onDecided({ ...driver, ...(await api.admin.approve(driver.driverId)) }));
   return (

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Paged } from '../api/client.ts';
 import type { LiveDrivers, LiveDriverState, Overview, PublicRide, ZonesResponse } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
@@ -11,6 +10,7 @@ import { usePolling } from '../ui/use-polling.ts';
 import { LiveMap, LiveMapLegend, type View } from './live-map.tsx';
 import { INTENSITY_LABELS, LIVE_STATE_LABELS } from './ops-labels.ts';
 import { zoneName } from './zone-names.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /** The figures, the map and its lists are read again this often (the overview costs the same with a million rides). */
 const REFRESH_MS = 5_000;
@@ -19,12 +19,12 @@ const DRIVERS_PER_VIEW = 500;
 const NOTHING_YET: never[] = [];
 
 interface Props {
-  api: Api;
   settings: WebAppSettings;
 }
 
 /** The service now: today's figures, and a live map of drivers, open requests and surge by zone. */
-export function LiveScreen({ api, settings }: Props) {
+export function LiveScreen({ settings }: Props) {
+  const api = useApi();
   const [view, setView] = useState<View | null>(null);
   const [overview, setOverview] = useState<Overview | null>(null);
   const [live, setLive] = useState<LiveDrivers | null>(null);

@@ -1,8 +1,17 @@
 import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
+import { AppProvider } from '../ui/app-context.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { OpsApp } from './ops-app.tsx';
 
 const settings = await loadSettings();
-render(<OpsApp api={createApi('ride-hailing.ops')} settings={settings} />, document.getElementById('app')!);
+render(
+  <ErrorBoundary app="the operator console">
+    <AppProvider api={createApi('ride-hailing.ops')} settings={settings}>
+      <OpsApp />
+    </AppProvider>
+  </ErrorBoundary>,
+  document.getElementById('app')!,
+);

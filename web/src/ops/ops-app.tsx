@@ -1,9 +1,6 @@
-import type { Api } from '../api/endpoints.ts';
-import type { WebAppSettings } from '../config.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { useRoute } from '../ui/router.ts';
 import { Shell, type NavLink } from '../ui/shell.tsx';
-import { useSession } from '../ui/use-session.ts';
 import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
 import { DeletionsScreen } from './deletions-screen.tsx';
@@ -13,11 +10,7 @@ import { PricingScreen } from './pricing-screen.tsx';
 import { RideScreen } from './ride-screen.tsx';
 import { RidesScreen } from './rides-screen.tsx';
 import { UsersScreen } from './users-screen.tsx';
-
-interface Props {
-  api: Api;
-  settings: WebAppSettings;
-}
+import { useApi, useSession, useSettings } from '../ui/app-context.tsx';
 
 const LINKS: NavLink[] = [
   { route: '/', label: 'Live' },
@@ -34,13 +27,14 @@ const LINKS: NavLink[] = [
 const RIDE_ROUTE = /^\/rides\/([1-9][0-9]{0,14})$/;
 
 /** The operator console: the service live, rides, accounts, drivers, support, prices and the audit trail. */
-export function OpsApp({ api, settings }: Props) {
-  const session = useSession(api.client);
+export function OpsApp() {
+  const api = useApi();
+  const settings = useSettings();
+  const session = useSession();
   const asked = useRoute();
   if (!session) {
     return (
       <AuthScreen
-        api={api}
         title="Ride — operator console"
         intro="For operators: the service live, rides, accounts, driver approval, complaints, prices and the audit trail."
         role="ADMIN"
@@ -54,14 +48,14 @@ export function OpsApp({ api, settings }: Props) {
   const route = ride ? '/rides' : LINKS.some((link) => link.route === asked) ? asked : '/';
   return (
     <Shell title="Ride — operator console" route={route} links={LINKS} wide onSignOut={() => void api.client.signOut()}>
-      {route === '/' && <LiveScreen api={api} settings={settings} />}
-      {route === '/rides' && (ride ? <RideScreen key={ride[1]} api={api} rideId={Number(ride[1])} /> : <RidesScreen api={api} />)}
-      {route === '/users' && <UsersScreen api={api} />}
-      {route === '/drivers' && <DriversScreen api={api} approvalRequired={settings.driverApprovalRequired} />}
-      {route === '/deletions' && <DeletionsScreen api={api} />}
-      {route === '/complaints' && <ComplaintsScreen api={api} />}
-      {route === '/pricing' && <PricingScreen api={api} />}
-      {route === '/audit' && <AuditScreen api={api} />}
+      {route === '/' && <LiveScreen settings={settings} />}
+      {route === '/rides' && (ride ? <RideScreen key={ride[1]} rideId={Number(ride[1])} /> : <RidesScreen />)}
+      {route === '/users' && <UsersScreen />}
+      {route === '/drivers' && <DriversScreen approvalRequired={settings.driverApprovalRequired} />}
+      {route === '/deletions' && <DeletionsScreen />}
+      {route === '/complaints' && <ComplaintsScreen />}
+      {route === '/pricing' && <PricingScreen />}
+      {route === '/audit' && <AuditScreen />}
     </Shell>
   );
 }

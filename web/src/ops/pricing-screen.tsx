@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { CancellationRule, PricingHistory, PricingRules, PricingVersion, Rate, RideType } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 type Stage = keyof PricingRules['cancellation'];
 
@@ -40,7 +40,8 @@ const rulesOf = (draft: Draft): PricingRules => ({
 });
 
 /** Prices as versions: edit the fare table, the surge cap and the cancellation rule; rides keep the version they were priced with. */
-export function PricingScreen({ api }: { api: Api }) {
+export function PricingScreen() {
+  const api = useApi();
   const [history, setHistory] = useState<PricingHistory | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saved, setSaved] = useState<PricingVersion | null>(null);

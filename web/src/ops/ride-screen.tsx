@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { AdminRide, RideStatus } from '../api/types.ts';
 import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, km, minutes, money } from '../ui/format.ts';
@@ -7,11 +6,13 @@ import { RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { describeEvent } from './timeline.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 const FINISHED = new Set<RideStatus>(['COMPLETED', 'CANCELLED']);
 
 /** One ride: everything about it, what happened to it in order, and the operator's cancel and refund. */
-export function RideScreen({ api, rideId }: { api: Api; rideId: number }) {
+export function RideScreen({ rideId }: { rideId: number }) {
+  const api = useApi();
   const [ride, setRide] = useState<AdminRide | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const [done, setDone] = useState('');
@@ -61,7 +62,6 @@ export function RideScreen({ api, rideId }: { api: Api; rideId: number }) {
           <RefundForm
             // A fresh form (no stale refusal) once the ride's refunds changed, by this form or a cancellation.
             key={ride.refundedAmountInInr}
-            api={api}
             rideId={rideId}
             onRefunded={(text) => {
               setDone(text);
@@ -94,7 +94,8 @@ export function RideScreen({ api, rideId }: { api: Api; rideId: number }) {
 }
 
 /** An operator's refund through the provider: the API says what it cannot refund (nothing paid online, more than was paid). */
-function RefundForm({ api, rideId, onRefunded }: { api: Api; rideId: number; onRefunded: (text: string) => void }) {
+function RefundForm({ rideId, onRefunded }: { rideId: number; onRefunded: (text: string) => void }) {
+  const api = useApi();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const refund = useAction(async () => {

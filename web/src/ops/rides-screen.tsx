@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { AdminRidesQuery, Ride, RideStatus } from '../api/types.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { usePages } from '../ui/use-pages.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 type Filters = Omit<Partial<AdminRidesQuery>, 'limit' | 'cursor'>;
 
@@ -26,7 +26,8 @@ function filtersOf(form: Form): Filters {
 }
 
 /** Every ride, newest first, by status, rider, driver and booking time; each opens its timeline. */
-export function RidesScreen({ api }: { api: Api }) {
+export function RidesScreen() {
+  const api = useApi();
   const [form, setForm] = useState<Form>(blank);
   const [filters, setFilters] = useState<Filters>({});
   const rides = usePages((cursor) => api.admin.rides({ ...filters, cursor }), JSON.stringify(filters));

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Account, AccountQuery, AccountStatus, Role } from '../api/types.ts';
 import { Choice, ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
@@ -8,11 +7,13 @@ import { usePages } from '../ui/use-pages.ts';
 import { AccountActions } from './account-actions.tsx';
 import { AccountForm } from './account-form.tsx';
 import { ACCOUNT_STATUS_LABELS, ROLE_LABELS } from './ops-labels.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 type Filters = Pick<Partial<AccountQuery>, 'q' | 'role' | 'status'>;
 
 /** Accounts by name or e-mail, role and status: block, unblock or erase one; create one. */
-export function UsersScreen({ api }: { api: Api }) {
+export function UsersScreen() {
+  const api = useApi();
   const [form, setForm] = useState({ q: '', role: '' as Role | '', status: '' as AccountStatus | '' });
   const [filters, setFilters] = useState<Filters>({});
   const accounts = usePages((cursor) => api.admin.users({ ...filters, cursor }), JSON.stringify(filters));
@@ -45,7 +46,7 @@ export function UsersScreen({ api }: { api: Api }) {
       {accounts.items?.length === 0 && <p class="muted">No account matches.</p>}
       <ul class="list" aria-label="Accounts found">
         {accounts.items?.map((account) => (
-          <AccountItem key={account.id} api={api} account={account} onChanged={(next) => accounts.replace((item) => item.id === next.id, next)} />
+          <AccountItem key={account.id} account={account} onChanged={(next) => accounts.replace((item) => item.id === next.id, next)} />
         ))}
       </ul>
       {accounts.cursor && (
@@ -53,12 +54,12 @@ export function UsersScreen({ api }: { api: Api }) {
           Show older accounts
         </button>
       )}
-      <AccountForm api={api} onCreated={() => void accounts.load.run()} />
+      <AccountForm onCreated={() => void accounts.load.run()} />
     </section>
   );
 }
 
-export function AccountItem({ api, account, note, onChanged }: { api: Api; account: Account; note?: string; onChanged: (account: Account) => void }) {
+export function AccountItem({ account, note, onChanged }: { account: Account; note?: string; onChanged: (account: Account) => void }) {
   return (
     <li class="card stack" data-account={account.id}>
       <div class="row spread">
@@ -72,7 +73,7 @@ export function AccountItem({ api, account, note, onChanged }: { api: Api; accou
       </span>
       {account.statusReason && account.status === 'blocked' && <span class="muted">Blocked: {account.statusReason}</span>}
       {note && <span class="muted">{note}</span>}
-      <AccountActions api={api} account={account} onChanged={onChanged} />
+      <AccountActions account={account} onChanged={onChanged} />
     </li>
   );
 }

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { FareEstimate, PaymentMode, Ride, RideType } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
@@ -10,9 +9,9 @@ import { km, minutes, money } from '../ui/format.ts';
 import { keysOf, PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { PlaceInput } from './place-input.tsx';
+import { useApi } from '../ui/app-context.tsx';
 
 interface Props {
-  api: Api;
   settings: WebAppSettings;
   onBooked: (ride: Ride) => void;
 }
@@ -22,7 +21,8 @@ type End = 'pickup' | 'drop';
 const pinned = (point: Point): Place => ({ name: `Pinned point ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`, ...point });
 
 /** Where from, where to, which ride type at what price, how to pay: then book. */
-export function BookScreen({ api, settings, onBooked }: Props) {
+export function BookScreen({ settings, onBooked }: Props) {
+  const api = useApi();
   const [pickup, setPickup] = useState<Place | null>(null);
   const [drop, setDrop] = useState<Place | null>(null);
   const [mapSets, setMapSets] = useState<End>('pickup');

@@ -1,19 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.tsx';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 interface Props {
-  api: Api;
   ride: Ride;
   onCancelled: (ride: Ride) => void;
   onClose: () => void;
 }
 
 /** Asks before cancelling, with the fee the service would charge now (never computed here). */
-export function CancelDialog({ api, ride, onCancelled, onClose }: Props) {
+export function CancelDialog({ ride, onCancelled, onClose }: Props) {
+  const api = useApi();
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const fee = useCancellationQuote(api, ride);

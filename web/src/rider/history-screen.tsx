@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /** The rider's rides, newest first, a page at a time. */
-export function HistoryScreen({ api }: { api: Api }) {
+export function HistoryScreen() {
+  const api = useApi();
   const [rides, setRides] = useState<Ride[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const load = useAction(async (from?: string) => {

@@ -1,8 +1,17 @@
 import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
+import { AppProvider } from '../ui/app-context.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { RiderApp } from './rider-app.tsx';
 
 const settings = await loadSettings();
-render(<RiderApp api={createApi('ride-hailing.rider')} settings={settings} />, document.getElementById('app')!);
+render(
+  <ErrorBoundary app="the rider app">
+    <AppProvider api={createApi('ride-hailing.rider')} settings={settings}>
+      <RiderApp />
+    </AppProvider>
+  </ErrorBoundary>,
+  document.getElementById('app')!,
+);

@@ -1,15 +1,13 @@
 import { useState } from 'preact/hooks';
 import { parseOnlinePaymentMode } from '../../../src/contract/rules.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { ErrorNotice, Notice } from '../ui/components.tsx';
 import { money } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
-import { useSession } from '../ui/use-session.ts';
 import { CheckoutUnreachable, payOnline } from './checkout.ts';
+import { useApi, useSession } from '../ui/app-context.tsx';
 
 interface Props {
-  api: Api;
   /** The provider's checkout script (/app/config.json). */
   checkoutUrl: string;
   ride: Ride;
@@ -21,8 +19,9 @@ interface Props {
  * once the service says so: the ride.updated message that follows the verified payment. When the
  * online checkout cannot be reached after a ride, the rider may pay the driver in cash instead.
  */
-export function PaymentPanel({ api, checkoutUrl, ride, onRide }: Props) {
-  const session = useSession(api.client);
+export function PaymentPanel({ checkoutUrl, ride, onRide }: Props) {
+  const api = useApi();
+  const session = useSession();
   const [verified, setVerified] = useState('');
   const [unreachable, setUnreachable] = useState(false);
   const owed = ride.status === 'CANCELLED' ? (ride.cancellationFee ?? 0) : ride.fare;

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 /** The rider rates the driver once the ride is completed. */
-export function RatingForm({ api, ride, onRide }: { api: Api; ride: Ride; onRide: (ride: Ride) => void }) {
+export function RatingForm({ ride, onRide }: { ride: Ride; onRide: (ride: Ride) => void }) {
+  const api = useApi();
   const [rating, setRating] = useState(0);
   const [comment, setComment] = useState('');
   const send = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: comment.trim() || null })));

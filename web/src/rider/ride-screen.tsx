@@ -1,9 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/contract/types.ts';
 import { durationMinutes, livePosition, roadDistanceKm } from '../../../src/contract/rules.ts';
-import type { Api } from '../api/endpoints.ts';
-import type { ComponentChildren } from 'preact';
-import type { Ride, RideType } from '../api/types.ts';
+import type { Ride } from '../api/types.ts';
 import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
@@ -11,11 +9,11 @@ import { Facts, Notice } from '../ui/components.tsx';
 import { km, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
+import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { RatingForm } from './rating-form.tsx';
 
 interface Props {
-  api: Api;
   settings: WebAppSettings;
   ride: Ride;
   /** The newest position from the realtime channel (newer than the ride's own). */
@@ -25,7 +23,7 @@ interface Props {
 }
 
 /** One booked ride from request to rating: the driver on the map, the codes, cancel, pay, rate. */
-export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Props) {
+export function RideScreen({ settings, ride, driverAt, onRide, onDone }: Props) {
   const [cancelling, setCancelling] = useState(false);
   const pickup = pointOf(ride.pickupLat, ride.pickupLon);
   const drop = pointOf(ride.dropLat, ride.dropLon);
@@ -61,21 +59,7 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(durationMinutes(away))} ({km(away)})
         </p>
       )}
-      {following && ride.driverName !== undefined && (
-        <div class="card" aria-labelledby="driver-title">
-          <h3 id="driver-title">Your driver</h3>
-          <Facts
-            items={[
-              ['Driver', ride.driverName],
-              ...(ride.vehicleType || ride.vehicleModel
-                ? [['Vehicle', [ride.vehicleType && RIDE_TYPE_LABELS[ride.vehicleType as RideType], ride.vehicleModel].filter(Boolean).join(' · ')] as [string, string]]
-                : []),
-              ...(ride.vehicleNumber ? [['Plate', <strong data-testid="plate">{ride.vehicleNumber}</strong>] as [string, ComponentChildren]] : []),
-            ]}
-          />
-          {ride.vehicleNumber && ride.status === 'ACCEPTED' && <p class="muted flush">Check the plate before you get in.</p>}
-        </div>
-      )}
+      {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
       <MapView settings={settings} label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
         <div class="card">
@@ -113,8 +97,8 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
         </Notice>
       )}
-      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel api={api} checkoutUrl={settings.checkoutUrl} ride={ride} onRide={onRide} />}
-      {ride.status === 'COMPLETED' && <RatingForm api={api} ride={ride} onRide={onRide} />}
+      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel checkoutUrl={settings.checkoutUrl} ride={ride} onRide={onRide} />}
+      {ride.status === 'COMPLETED' && <RatingForm ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
           Cancel ride
@@ -124,7 +108,7 @@ export function RideScreen({ api, settings, ride, driverAt, onRide, onDone }: Pr
           Book another ride
         </button>
       )}
-      {cancelling && <CancelDialog api={api} ride={ride} onCancelled={onRide} onClose={() => setCancelling(false)} />}
+      {cancelling && <CancelDialog ride={ride} onCancelled={onRide} onClose={() => setCancelling(false)} />}
     </section>
   );
 }

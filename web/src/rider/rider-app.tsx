@@ -1,30 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/contract/types.ts';
-import type { Api } from '../api/endpoints.ts';
 import type { Ride, RideStatus } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { NotificationsScreen, useNotifications } from '../ui/notifications.tsx';
 import { useRoute } from '../ui/router.ts';
-import { useSession } from '../ui/use-session.ts';
 import { Shell } from '../ui/shell.tsx';
 import { BookScreen } from './book-screen.tsx';
 import { HistoryScreen } from './history-screen.tsx';
 import { RideScreen } from './ride-screen.tsx';
 import { SettingsScreen } from './settings-screen.tsx';
+import { useApi, useSession, useSettings } from '../ui/app-context.tsx';
 
-interface Props {
-  api: Api;
-  settings: WebAppSettings;
-}
-
-export function RiderApp({ api, settings }: Props) {
-  const session = useSession(api.client);
+export function RiderApp() {
+  const session = useSession();
   if (!session) {
     return (
       <AuthScreen
-        api={api}
         title="Ride"
         intro="Book a ride across the city, follow your driver on the map and pay in cash or online."
         role="USER"
@@ -33,7 +25,7 @@ export function RiderApp({ api, settings }: Props) {
       />
     );
   }
-  return <SignedIn key={session.userId} api={api} settings={settings} />;
+  return <SignedIn key={session.userId} />;
 }
 
 const OPEN: readonly RideStatus[] = ['REQUESTED', 'ACCEPTED', 'PICKED'];
@@ -41,7 +33,9 @@ const isOpen = (ride: Ride) => OPEN.includes(ride.status);
 
 const SCREENS = ['/', '/history', '/settings', '/notifications'];
 
-function SignedIn({ api, settings }: Props) {
+function SignedIn() {
+  const api = useApi();
+  const settings = useSettings();
   const asked = useRoute();
   const route = SCREENS.includes(asked) ? asked : '/';
   const notifications = useNotifications(api);
@@ -101,14 +95,14 @@ function SignedIn({ api, settings }: Props) {
       channel={state}
       onSignOut={() => void api.client.signOut()}
     >
-      {route === '/history' && <HistoryScreen api={api} />}
-      {route === '/settings' && <SettingsScreen api={api} />}
+      {route === '/history' && <HistoryScreen />}
+      {route === '/settings' && <SettingsScreen />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' &&
         (ride ? (
-          <RideScreen api={api} settings={settings} ride={ride} driverAt={driverAt} onRide={show} onDone={() => show(null)} />
+          <RideScreen settings={settings} ride={ride} driverAt={driverAt} onRide={show} onDone={() => show(null)} />
         ) : (
-          <BookScreen api={api} settings={settings} onBooked={show} />
+          <BookScreen settings={settings} onBooked={show} />
         ))}
     </Shell>
   );

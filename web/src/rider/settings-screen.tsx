@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { useApi } from '../ui/app-context.tsx';
 
 // Words for the settings' closed lists, typed by the server's lists.
 const PAYMENT_METHODS: Record<Settings['defaultPaymentMethod'], string> = { cash: 'Cash', upi: 'UPI', card: 'Card', wallet: 'Wallet', netbanking: 'Net banking' };
@@ -23,7 +23,8 @@ const SWITCHES: Array<[Switch, string]> = [
 ];
 
 /** GET and PUT /user-settings as a form. */
-export function SettingsScreen({ api }: { api: Api }) {
+export function SettingsScreen() {
+  const api = useApi();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [saved, setSaved] = useState(false);
   const load = useAction(async () => setSettings(await api.settings.get()));

@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Role } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
+import { useApi } from './app-context.tsx';
 
 interface Props {
-  api: Api;
   title: string;
   intro: string;
   /** The role new accounts of this app get, and the one asked for at login. */
@@ -21,7 +20,8 @@ interface Props {
 type Step = 'login' | 'signup' | 'code';
 
 /** Log in, or sign up with the code the service e-mails. */
-export function AuthScreen({ api, title, intro, role, admits, refusal, signUpNote }: Props) {
+export function AuthScreen({ title, intro, role, admits, refusal, signUpNote }: Props) {
+  const api = useApi();
   const [step, setStep] = useState<Step>('login');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
