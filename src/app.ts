@@ -29,6 +29,7 @@ import { ZoneTable } from './modules/insights/zone-table.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { FareQuotes } from './modules/pricing/fare-quotes.ts';
 import { Pricing } from './modules/pricing/pricing.service.ts';
 import { createPayments } from './modules/payments/payments.module.ts';
 import { RideStats } from './modules/rides/ride-stats.service.ts';
@@ -145,10 +146,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     settings,
     pricing,
-    demand: (pickup) => insights.signalAt(pickup),
-    router,
+    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock))),
     audit,
-    pickupWaits: new PickupWaits(new AvailableDrivers(availableIndexes, clock)),
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
   });

@@ -1,10 +1,10 @@
 // Loads a road graph file as the service does (ROUTING=graph:<file>) and times quotes over random
-// pairs of points in the city, through the rides module's own FareQuotes (routing, then the fare);
+// pairs of points in the city, through pricing's own FareQuotes (routing, then the fare);
 // the demand signal is fixed, so the time is the router's and the arithmetic's. Also the load time
 // and the memory the loaded graph takes: the process's RSS before and after, and the typed arrays'
 // bytes. Prints one JSON line. Run with --expose-gc for a steadier RSS.
 import { FIRST_RULES } from '../../src/modules/pricing/pricing.model.ts';
-import { FareQuotes } from '../../src/modules/rides/fare-quotes.ts';
+import { FareQuotes } from '../../src/modules/pricing/fare-quotes.ts';
 import { COORDINATE_SCALE, readRoadGraph } from '../../src/platform/routing/road-graph.ts';
 import { GraphRouter } from '../../src/platform/routing/graph-router.ts';
 import { random } from '../lib/drivers.ts';
@@ -35,7 +35,7 @@ const between = (low: number, high: number) => (low + next() * (high - low)) / C
 const point = () => ({ lat: between(minLat, maxLat), lon: between(minLon, maxLon) });
 
 // Booking quotes (trip) ask no pickup wait: the nearest-driver source is never called here.
-const fares = new FareQuotes(async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }), { current: () => ({ version: 1, rules: FIRST_RULES }) }, router, { minutes: async () => undefined });
+const fares = new FareQuotes({ signalAt: async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }) }, { current: () => ({ version: 1, rules: FIRST_RULES }) }, router, { minutes: async () => undefined });
 const times: number[] = [];
 let km = 0;
 for (let i = 0; i < quotes + 50; i++) {

@@ -1,11 +1,16 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
-import type { DemandSignal } from '../pricing/pricing.model.ts';
 import type { DemandStats } from './demand-stats.service.ts';
 import { forecast, HOUR_MS, MODEL_CONSTANTS } from './insights.model.ts';
 import type { PredictiveInsights, ZoneInsights } from './insights.schemas.ts';
 import type { ZoneTable } from './zone-table.service.ts';
+
+/** The live demand behind a fare quote (pricing/fare-quotes.ts): the surge multiplier and the expected pickup wait. */
+export interface DemandSignal {
+  surgeMultiplier: number;
+  pickupEtaMinutes: number;
+}
 
 /** How long a demand signal serves fare quotes before it is computed again. */
 export const SIGNAL_TTL_MS = 1_000;

@@ -29,12 +29,6 @@ export const QUOTE_RANGE = { low: 0.9, high: 1.1 };
 /** An estimate as the API shows it (without who routed it), and the pricing version behind it (which a booking records). */
 export type Quote = Omit<FareEstimate, 'routeProvider'> & { pricingVersion: number };
 
-/** The live demand behind a quote: the surge multiplier and the expected pickup wait. */
-export interface DemandSignal {
-  surgeMultiplier: number;
-  pickupEtaMinutes: number;
-}
-
 const round2 = (value: number) => Math.round(value * 100) / 100;
 // Floating point turns 8.4 / 24 × 60 into 21.000000000000004; settle to 6 decimals before ceil/floor.
 const settle = (value: number) => Math.round(value * 1e6) / 1e6;

@@ -9,7 +9,8 @@ import { parsePaymentMode, PAYMENT_MODES, type PaymentMode } from '../../platfor
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { Quote } from '../pricing/pricing.model.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { point, rideTypeOf, type FareQuotes } from './fare-quotes.ts';
+import { point } from '../../platform/geo/geo.ts';
+import { rideTypeOf, type FareQuotes } from '../pricing/fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
 import { rideRequested } from './ride-notifications.ts';
 import { toRide } from './ride-views.ts';

@@ -5,7 +5,6 @@ import type { DomainEventsDispatcher, ServiceBus, UserHub } from '../../events.t
 import type { AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Counters } from '../../platform/counters.ts';
-import type { Router } from '../../platform/routing/router.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
@@ -14,7 +13,7 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { BookingService } from './booking.service.ts';
 import { BookingWriter } from './booking-writer.ts';
-import { FareQuotes, type DemandSource, type PickupWaitSource } from './fare-quotes.ts';
+import type { FareQuotes } from '../pricing/fare-quotes.ts';
 import { RideCancellation } from './ride-cancellation.service.ts';
 import { RideCodes } from './ride-codes.ts';
 import { RideDispatch } from './ride-dispatch.service.ts';
@@ -46,14 +45,10 @@ export interface RideModuleDependencies {
   notifications: NotificationsService;
   settings: Pick<SettingsService, 'paymentMethodOf' | 'sharesTrips'>;
   pricing: Pick<Pricing, 'current' | 'rules'>;
-  /** The surge and pickup wait behind fare quotes. */
-  demand: DemandSource;
-  /** Trip distances and driving times (ROUTING). */
-  router: Pick<Router, 'route'>;
+  /** Pricing's fare quotes (routing, the pickup zone's surge from insights, the pickup wait): what an estimate shows and a booking charges. */
+  quotes: FareQuotes;
   /** Where an operator's steps on a ride are recorded (an admin accepting for a driver, cancelling, …). */
   audit: AuditLog;
-  /** How soon a driver of each ride type could reach a pickup (dispatch's available drivers). */
-  pickupWaits: PickupWaitSource;
   maxOpenRidesPerRider: number;
   /** MAX_RIDE_KM. */
   maxRideKm: number;
@@ -92,7 +87,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   events.inUnit('account.erasing', (tx, { userId }) => cancellation.cancelOpenOf(tx, userId, "The rider's account was erased"));
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
-  const quotes = new FareQuotes(deps.demand, deps.pricing, deps.router, deps.pickupWaits);
+  const { quotes } = deps;
   return {
     quotes,
     booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),

@@ -1,24 +1,24 @@
 import { badRequest } from '../../platform/errors.ts';
-import type { Point } from '../../platform/geo/geo.ts';
+import { point, type Point } from '../../platform/geo/geo.ts';
 import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
-import { quoteFare, withPickupWait, type DemandSignal, type Quote } from '../pricing/pricing.model.ts';
-import type { Pricing } from '../pricing/pricing.service.ts';
-import type { EstimateQuery } from './rides.schemas.ts';
+import type { InsightsService } from '../insights/insights.service.ts';
+import { quoteFare, withPickupWait, type Quote } from './pricing.model.ts';
+import type { Pricing } from './pricing.service.ts';
 
-/** Where the surge and the expected pickup wait of a quote come from. */
-export type DemandSource = (pickup: Point | undefined) => Promise<DemandSignal>;
+/** What GET /rides/estimate asks (rides' EstimateQuery): a distance, or the points to route between. */
+export interface EstimateInput {
+  distanceKm?: number;
+  rideType?: string;
+  pickupLat?: number;
+  pickupLon?: number;
+  dropLat?: number;
+  dropLon?: number;
+}
 
 /** Minutes until the nearest available driver who could take a ride of this type reaches the pickup; undefined when none is near. */
 export interface PickupWaitSource {
   minutes(pickup: Point, rideType: RideType): Promise<number | undefined>;
-}
-
-/** Both halves of a point, or neither. */
-export function point(lat: number | null | undefined, lon: number | null | undefined, name: string): Point | undefined {
-  if (lat == null && lon == null) return undefined;
-  if (lat == null || lon == null) throw badRequest(`${name}Lat and ${name}Lon go together`);
-  return { lat, lon };
 }
 
 export function rideTypeOf(value: string | undefined): RideType {
@@ -41,21 +41,23 @@ interface Trip {
 /**
  * Fare quotes with the live surge: what /rides/estimate shows is what a booking of the same trip is
  * charged. An estimate with a pickup point also says how soon a driver of that type could be there.
+ * Pricing asks insights for the pickup zone's surge and the expected wait itself; rides (the estimate
+ * route, booking) asks pricing for the quote.
  */
 export class FareQuotes {
-  readonly #demand: DemandSource;
+  readonly #demand: Pick<InsightsService, 'signalAt'>;
   readonly #pricing: Pick<Pricing, 'current'>;
   readonly #router: Pick<Router, 'route'>;
   readonly #waits: PickupWaitSource;
 
-  constructor(demand: DemandSource, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource) {
+  constructor(demand: Pick<InsightsService, 'signalAt'>, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource) {
     this.#demand = demand;
     this.#pricing = pricing;
     this.#router = router;
     this.#waits = waits;
   }
 
-  async estimate(query: EstimateQuery): Promise<TripQuote> {
+  async estimate(query: EstimateInput): Promise<TripQuote> {
     const pickup = point(query.pickupLat, query.pickupLon, 'pickup');
     const drop = point(query.dropLat, query.dropLon, 'drop');
     const rideType = rideTypeOf(query.rideType);
@@ -81,7 +83,7 @@ export class FareQuotes {
 
   /** The quote under the pricing rules in force now (the answer names their version); routing and demand are asked at once. */
   async #quote(measured: Promise<Trip>, rideType: RideType, pickup: Point | undefined): Promise<TripQuote> {
-    const [trip, signal] = await Promise.all([measured, this.#demand(pickup)]);
+    const [trip, signal] = await Promise.all([measured, this.#demand.signalAt(pickup)]);
     const { version, rules } = this.#pricing.current();
     const quote = quoteFare({ distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal }, rules, version);
     return { ...quote, routeProvider: trip.routeProvider };
