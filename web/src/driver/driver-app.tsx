@@ -5,7 +5,7 @@ import type { DriverProfile, Offer, Ride } from '../api/types.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { NotificationsScreen, useNotifications } from '../ui/notifications.tsx';
-import { go, useRoute } from '../ui/router.ts';
+import { go, matchRoute, useRoute } from '../ui/router.ts';
 import { Shell } from '../ui/shell.tsx';
 import { DriveScreen } from './drive-screen.tsx';
 import { EarningsScreen } from './earnings-screen.tsx';
@@ -34,7 +34,7 @@ export function DriverApp() {
 const REPORT_EVERY_MS = 5_000;
 /** A moving device reports at most this often. */
 const MIN_GAP_MS = 1_000;
-const SCREENS = ['/', '/profile', '/earnings', '/notifications'];
+const ROUTES = ['/', '/profile', '/earnings', '/notifications'] as const;
 
 /**
  * The ride's reads (GET /rides/active) carry the rider's name; the answers to a step (accept,
@@ -47,7 +47,7 @@ function SignedIn() {
   const api = useApi();
   const settings = useSettings();
   const asked = useRoute();
-  const route = SCREENS.includes(asked) ? asked : '/';
+  const route = matchRoute(ROUTES, asked).pattern;
   const notifications = useNotifications(api);
   const [profile, setProfile] = useState<DriverProfile | null | undefined>(undefined);
   const [online, setOnline] = useState(false);

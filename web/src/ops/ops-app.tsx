@@ -1,5 +1,5 @@
 import { AuthScreen } from '../ui/auth-screen.tsx';
-import { useRoute } from '../ui/router.ts';
+import { matchRoute, useRoute } from '../ui/router.ts';
 import { Shell, type NavLink } from '../ui/shell.tsx';
 import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
@@ -23,8 +23,9 @@ const LINKS: NavLink[] = [
   { route: '/audit', label: 'Audit trail' },
 ];
 
-/** `/rides/12` → ride 12. */
-const RIDE_ROUTE = /^\/rides\/([1-9][0-9]{0,14})$/;
+const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/complaints', '/pricing', '/audit'] as const;
+/** A ride's id as `/rides/:id` may name it. */
+const RIDE_ID = /^[1-9][0-9]{0,14}$/;
 
 /** The operator console: the service live, rides, accounts, drivers, support, prices and the audit trail. */
 export function OpsApp() {
@@ -44,12 +45,14 @@ export function OpsApp() {
       />
     );
   }
-  const ride = RIDE_ROUTE.exec(asked);
-  const route = ride ? '/rides' : LINKS.some((link) => link.route === asked) ? asked : '/';
+  const { pattern, params } = matchRoute(ROUTES, asked);
+  const rideId = pattern === '/rides/:id' && RIDE_ID.test(params.id) ? Number(params.id) : null;
+  // A ride's page is under Rides in the navigation; a ride id that is no id leads home.
+  const route = pattern === '/rides/:id' ? (rideId === null ? '/' : '/rides') : pattern;
   return (
     <Shell title="Ride — operator console" route={route} links={LINKS} wide onSignOut={() => void api.client.signOut()}>
       {route === '/' && <LiveScreen settings={settings} />}
-      {route === '/rides' && (ride ? <RideScreen key={ride[1]} rideId={Number(ride[1])} /> : <RidesScreen />)}
+      {route === '/rides' && (rideId !== null ? <RideScreen key={rideId} rideId={rideId} /> : <RidesScreen />)}
       {route === '/users' && <UsersScreen />}
       {route === '/drivers' && <DriversScreen approvalRequired={settings.driverApprovalRequired} />}
       {route === '/deletions' && <DeletionsScreen />}

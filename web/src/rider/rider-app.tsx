@@ -4,7 +4,7 @@ import type { Ride, RideStatus } from '../api/types.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { NotificationsScreen, useNotifications } from '../ui/notifications.tsx';
-import { useRoute } from '../ui/router.ts';
+import { matchRoute, useRoute } from '../ui/router.ts';
 import { Shell } from '../ui/shell.tsx';
 import { BookScreen } from './book-screen.tsx';
 import { HistoryScreen } from './history-screen.tsx';
@@ -31,13 +31,13 @@ export function RiderApp() {
 const OPEN: readonly RideStatus[] = ['REQUESTED', 'ACCEPTED', 'PICKED'];
 const isOpen = (ride: Ride) => OPEN.includes(ride.status);
 
-const SCREENS = ['/', '/history', '/settings', '/notifications'];
+const ROUTES = ['/', '/history', '/settings', '/notifications'] as const;
 
 function SignedIn() {
   const api = useApi();
   const settings = useSettings();
   const asked = useRoute();
-  const route = SCREENS.includes(asked) ? asked : '/';
+  const route = matchRoute(ROUTES, asked).pattern;
   const notifications = useNotifications(api);
   // The ride on screen: the newest open one, or the one that just ended until the rider moves on.
   const [ride, setRide] = useState<Ride | null>(null);
