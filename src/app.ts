@@ -225,7 +225,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(realtimeRoutes<UserMessages>, {
     hub,
     authenticate: (token) => tokens.verify(token, 'access'),
-    onPosition: (user, point) => rides.tracking.reportDriverPosition(user.id, point),
+    // Positions enter through drivers, as at every other door; rides follows driver.positioned.
+    onPosition: async (user, point) => void (await drivers.reportPosition(user.id, point)),
     positionsPerSecond: config.driverPositionsPerSecond,
     // A driver's app that went away goes offline unless it reports again soon (RECONNECT_GRACE_MS).
     onLost: (user) => user.role === 'DRIVER' && drivers.connectionLost(user.id),

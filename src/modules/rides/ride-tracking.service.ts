@@ -1,6 +1,7 @@
 import type { UserHub } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
+import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -40,29 +41,29 @@ export class RideTracking {
       throw conflict(`Ride ${id} is ${ride.status}; locations are taken while it is ACCEPTED or PICKED`, 'RIDE_NOT_ACTIVE');
     }
     const driverId = ride.driver_id!;
+    // Through drivers, like every position: the rider hears it and the arrival notice is claimed on
+    // driver.positioned (followPosition), before reportPosition returns.
     const reported = await this.#deps.drivers.reportPosition(driverId, point);
-    const at = await this.#onTheRide(ride, reported);
+    const at = new Date(reported.updatedAt).toISOString();
     return { id, status: ride.status as RideStatus, riderId: ride.rider_id, driverId, driverLat: reported.lat, driverLon: reported.lon, driverLocationUpdatedAt: at };
   }
 
   /**
-   * A driver's position from the realtime channel: what PUT /drivers/me/location does, plus the
-   * position report of the ride they are on, if any (the same index, batched writes and arrival notice).
+   * On `driver.positioned`, whichever door the position came in by (PUT /drivers/me/location, this
+   * ride's report, the realtime channel): the ride the driver is on, if any, follows it.
    */
-  async reportDriverPosition(driverId: number, point: Point): Promise<void> {
-    const reported = await this.#deps.drivers.reportPosition(driverId, point);
-    const ride = await this.#deps.snapshots.activeRideOf(driverId);
-    if (ride) await this.#onTheRide(ride, reported);
+  async followPosition(position: DriverPosition): Promise<void> {
+    const ride = await this.#deps.snapshots.activeRideOf(position.driverId);
+    if (ride) await this.#onTheRide(ride, position);
   }
 
   /** The rider follows the position live; the first one within 300 m of the pickup tells them once. */
-  async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<string> {
+  async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<void> {
     const at = new Date(reported.updatedAt).toISOString();
     // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out. A
     // message the hub could not send is the hub's to announce: the rider's client is told to resync.
     if (this.#deps.hub.reaches(ride.rider_id)) this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at }).catch(() => {});
     await this.#deps.arrival.onPosition(ride, reported);
-    return at;
   }
 
   /** What anyone may follow of a ride: no places, and the driver's position only while it is public. */

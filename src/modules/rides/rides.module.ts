@@ -87,6 +87,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   events.inUnit('account.erasing', (tx, { userId }) => cancellation.cancelOpenOf(tx, userId, "The rider's account was erased"));
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
+  // Positions enter through drivers from every door; the ride a driver is on follows them.
+  events.afterCommit('driver.positioned', (position) => tracking.followPosition(position));
   const { quotes } = deps;
   return {
     quotes,

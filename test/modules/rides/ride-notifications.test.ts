@@ -72,6 +72,20 @@ describe('ride notifications', () => {
     }
   });
 
+  test("a position through PUT /drivers/me/location reaches the driver's ride too: every door hands it to drivers, and the ride follows", async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const { booked } = await acceptedRide(t, rider, driver);
+    const pickup = pickupOf(booked);
+    const arriving = async () => (await eventsAbout(t, rider, booked.id)).filter((e) => e === 'DRIVER_ARRIVING').length;
+    t.clock.advance(5000);
+    assertOk(await call(t.app, 'PUT', '/drivers/me/location', { token: driver.token, body: northOf(pickup, 2000) }));
+    assert.equal(await arriving(), 0);
+    t.clock.advance(5000);
+    assertOk(await call(t.app, 'PUT', '/drivers/me/location', { token: driver.token, body: northOf(pickup, 100) }));
+    assert.equal(await arriving(), 1, 'the notice is claimed before the answer');
+  });
+
   test('DRIVER_ARRIVING reaches the rider once, when the driver first comes within 300 m of the pickup', async () => {
     const rider = await signUp(t);
     const driver = await signUp(t, { role: 'DRIVER' });
