@@ -8,7 +8,7 @@ import { Window } from 'happy-dom';
 register('./tsx-hooks.ts', import.meta.url);
 
 const window = new Window({ url: 'http://localhost/app/rider/' });
-const globals = { window, document: window.document, location: window.location, localStorage: window.localStorage, navigator: window.navigator, HTMLElement: window.HTMLElement, Event: window.Event };
+const globals = { window, document: window.document, location: window.location, localStorage: window.localStorage, navigator: window.navigator, HTMLElement: window.HTMLElement, Event: window.Event, ResizeObserver: window.ResizeObserver };
 for (const [name, value] of Object.entries(globals)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
 
 /** A fresh element to render into. */

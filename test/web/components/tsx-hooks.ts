@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { transformWithOxc } from 'vite';
 
 export const load: LoadHook = async (url, context, nextLoad) => {
+  // Stylesheets are the build's business (Vite bundles them); a component test has no use for them.
+  if (url.startsWith('file:') && url.endsWith('.css')) return { format: 'module', source: '', shortCircuit: true };
   if (!url.startsWith('file:') || !url.endsWith('.tsx')) return nextLoad(url, context);
   const path = fileURLToPath(url);
   const { code } = await transformWithOxc(await readFile(path, 'utf8'), path, { lang: 'tsx', jsx: { runtime: 'automatic', importSource: 'preact' } });

@@ -1,35 +1,16 @@
 import { useMemo } from 'preact/hooks';
-import type { Point } from '../../../src/contract/types.ts';
-import type { DriverProfile, Offer, Ride } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
+import { useSettings } from '../ui/app-context.tsx';
 import { ErrorNotice, Notice } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { OfferCard } from './offer-card.tsx';
 import { TripPanel } from './trip-panel.tsx';
+import type { Driver } from './use-driver.ts';
 import type { PositionSource } from './use-position.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
 
-interface Props {
-  settings: WebAppSettings;
-  /** undefined while loading; null when the driver has none yet. */
-  profile: DriverProfile | null | undefined;
-  online: boolean;
-  onOnline: () => void;
-  onOffline: () => Promise<void>;
-  position: Point | null;
-  source: PositionSource;
-  onPlace: (point: Point) => void;
-  offers: Offer[];
-  skewMs: number;
-  onOffers(update: (offers: Offer[]) => Offer[]): void;
-  ride: Ride | null;
-  onRide: (ride: Ride | null) => void;
-  notice: string;
-  onNotice: (text: string) => void;
-}
 
 const SOURCE_TEXT: Record<PositionSource, string> = {
   waiting: 'Finding your location…',
@@ -38,9 +19,10 @@ const SOURCE_TEXT: Record<PositionSource, string> = {
 };
 
 /** Online and offline, the offers as they come, and the ride once accepted. */
-export function DriveScreen(props: Props) {
-  const { settings, profile, online, position, source, offers, ride, notice } = props;
-  const offline = useAction(props.onOffline);
+export function DriveScreen({ driver }: { driver: Driver }) {
+  const settings = useSettings();
+  const { profile, online, position, source, offers, ride, notice } = driver;
+  const offline = useAction(driver.goOffline);
   const onTrip = ride !== null && livePosition(ride.status);
 
   const markers = useMemo(() => {
@@ -64,7 +46,7 @@ export function DriveScreen(props: Props) {
               Go offline
             </button>
           ) : (
-            <button type="button" disabled={!profile} onClick={props.onOnline}>
+            <button type="button" disabled={!profile} onClick={driver.goOnline}>
               Go online
             </button>
           ))}
@@ -84,7 +66,7 @@ export function DriveScreen(props: Props) {
       {notice && (
         <div class="row notice warn" role="status">
           <span>{notice}</span>
-          <button type="button" class="secondary" onClick={() => props.onNotice('')}>
+          <button type="button" class="secondary" onClick={() => driver.setNotice('')}>
             Dismiss
           </button>
         </div>
@@ -94,11 +76,11 @@ export function DriveScreen(props: Props) {
         label="Map: you, and the pickup and drop of your offer or ride"
         markers={markers}
         line={position && target ? [position, target] : undefined}
-        onPick={source === 'marker' ? props.onPlace : undefined}
-        onDrag={(_id, point) => props.onPlace(point)}
+        onPick={source === 'marker' ? driver.place : undefined}
+        onDrag={(_id, point) => driver.place(point)}
       />
       {ride ? (
-        <TripPanel ride={ride} position={position} onRide={props.onRide} />
+        <TripPanel ride={ride} position={position} onRide={driver.showRide} />
       ) : (
         online && (
           <div class="stack" aria-live="polite">
@@ -107,14 +89,14 @@ export function DriveScreen(props: Props) {
               <OfferCard
                 key={offer.offerId}
                 offer={offer}
-                skewMs={props.skewMs}
+                skewMs={driver.skewMs}
                 onAccepted={(accepted) => {
-                  props.onOffers(() => []);
-                  props.onRide(accepted);
+                  driver.setOffers(() => []);
+                  driver.showRide(accepted);
                 }}
                 onGone={(message) => {
-                  props.onOffers((list) => list.filter((item) => item.offerId !== offer.offerId));
-                  if (message) props.onNotice(message);
+                  driver.setOffers((list) => list.filter((item) => item.offerId !== offer.offerId));
+                  if (message) driver.setNotice(message);
                 }}
               />
             ))}
