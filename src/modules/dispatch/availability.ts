@@ -68,7 +68,14 @@ export class Availability extends AvailableDrivers {
   async onPosition(position: DriverPosition): Promise<void> {
     const asked = this.#drops;
     const state = await this.#state(position.driverId);
-    if (isFree(state) && !this.#droppedSince(position.driverId, asked)) await this.move(state.vehicle, position);
+    if (!this.#droppedSince(position.driverId, asked)) {
+      if (isFree(state)) await this.move(state.vehicle, position);
+      return;
+    }
+    // The state changed while it was read (an offer, a ride, a profile, going offline, or another
+    // instance's word of one): decide on what is true now. A driver who went offline has no position.
+    if (await this.#deps.position(position.driverId)) await this.recheck(position.driverId);
+    else await this.remove(position.driverId);
   }
 
   /** Reads the driver's state again and puts them in, or takes them out of, the available indexes. */

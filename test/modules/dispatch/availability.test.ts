@@ -62,3 +62,27 @@ test('a position whose state read was overtaken by a withdrawal (an offer, going
   await next;
   assert.deepEqual(await candidates(), [7]);
 });
+
+test("word of a change that arrives while a report's state is read (a profile saved a moment before, heard back over the bus) does not lose the report", async () => {
+  const clock = new TestClock();
+  const answers: Array<() => void> = [];
+  const availability = new Availability({
+    indexes: byVehicle(() => new MemoryDriverIndex(() => clock.now())),
+    lookup: (driverIds) => new Promise((resolve) => answers.push(() => resolve(new Map(driverIds.map((id): [number, DriverState] => [id, { vehicle: 'mini', busy: false, offered: false }]))))),
+    // Still online: the main index has the driver.
+    position: async (driverId) => ({ driverId, lat: 12.97, lon: 77.59, updatedAt: clock.now() }),
+    bus: new MemoryEventBus<ServiceEvents>(),
+    clock,
+  });
+  const reported = availability.onPosition({ driverId: 9, lat: 12.97, lon: 77.59, updatedAt: clock.now() });
+  await new Promise((resolve) => setImmediate(resolve));
+  await availability.changed(9);
+  answers.shift()!();
+  // The state is read again, fresh, and the driver goes in.
+  for (let turns = 0; turns < 100 && answers.length === 0; turns++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(answers.length, 1, 'the state is read again');
+  answers.shift()!();
+  await reported;
+  const found = (await availability.snapshot()).candidates({ lat: 12.97, lon: 77.59 }, 'mini', 5, 200).map((driver) => driver.driverId);
+  assert.deepEqual(found, [9]);
+});
