@@ -5,7 +5,7 @@ import { unavailable } from '../errors.ts';
 import type { DriverLocationIndex, DriverPosition, NearbyDriver } from './driver-index.ts';
 import type { Point } from './geo.ts';
 import { MemoryDriverIndex } from './memory-driver-index.ts';
-import { CHANGES, CHANGES_SEQ, RedisDriverIndex, reportsKey } from './redis-driver-index.ts';
+import { CHANGES, CHANGES_SEQ, defineScript, RedisDriverIndex, reportsKey, type Script } from './redis-driver-index.ts';
 
 /** A copy that has heard nothing from Redis for this long is not trusted: its reads answer 503. */
 export const MAX_BEHIND_MS = 1_000;
@@ -51,7 +51,7 @@ export class DriverIndexCopies {
   readonly #names: readonly string[];
   readonly #clock: Clock;
   readonly #log: FastifyBaseLogger;
-  readonly #tick: (...args: Array<string | number>) => Promise<unknown>;
+  readonly #tick: Script;
   readonly #timer: NodeJS.Timeout;
   #copies = new Map<string, MemoryDriverIndex>();
   /** The number of the last change applied; undefined while out of step. */
@@ -75,9 +75,7 @@ export class DriverIndexCopies {
     this.#names = names;
     this.#clock = clock;
     this.#log = log;
-    redis.defineCommand('driverCopiesTick', { numberOfKeys: 1, lua: TICK });
-    const commands = redis as unknown as Record<string, (...args: Array<string | number>) => Promise<unknown>>;
-    this.#tick = (...args) => commands.driverCopiesTick(CHANGES_SEQ, ...args);
+    this.#tick = defineScript(redis, 'driverCopiesTick', TICK, [CHANGES_SEQ]);
     for (const name of names) this.#copies.set(name, new MemoryDriverIndex(() => clock.now()));
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.#channel) this.#hear(text);

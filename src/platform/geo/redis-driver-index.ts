@@ -101,9 +101,10 @@ for _, id in ipairs(stale) do
 end
 return #stale`;
 
-type Script = (...args: Array<string | number>) => Promise<unknown>;
+export type Script = (...args: Array<string | number>) => Promise<unknown>;
 
-function defineScript(redis: Redis, name: string, lua: string, keys: readonly string[]): Script {
+/** A Lua script as a command of `redis`, called with its keys already given. */
+export function defineScript(redis: Redis, name: string, lua: string, keys: readonly string[]): Script {
   redis.defineCommand(name, { numberOfKeys: keys.length, lua });
   const command = (redis as unknown as Record<string, Script>)[name].bind(redis);
   return (...args) => command(...keys, ...args);
