@@ -50,6 +50,7 @@ import { IdempotencyKeys, idempotencyKeys } from './platform/idempotency.ts';
 import { createMailer } from './platform/mail.ts';
 import { Metrics, metricsEndpoint } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
+import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 import type { RealtimeLimits } from './platform/realtime/limits.ts';
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   zones.start();
   const { insights, demand } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, timeZone: config.serviceTimezone });
   const audit = new AuditTrail({ db, clock });
+  const signer = new ReceiptSigner(config.receiptSigningKey);
   const rides = await createRideServices({
     db,
     transactions,
@@ -147,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     settings,
     pricing,
     quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock))),
+    signer,
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
@@ -208,6 +211,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authentication, { tokens });
   await app.register(idempotencyKeys, { keys: idempotency });
   await app.register(healthRoutes, { checks: readiness, drain: options.drain });
+  await app.register(receiptKeysRoutes, { signer });
   await app.register(authRoutes, { prefix: '/auth', service: auth });
   await app.register(settingsRoutes, { prefix: '/user-settings', service: settings });
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
@@ -92,12 +92,30 @@ export function embeddedJwtSecret(database: DatabaseConfig): string {
   if (database.kind === 'postgres') {
     throw new ConfigError('Invalid configuration: JWT_SECRET (at least 32 characters) is required with PostgreSQL');
   }
-  if (database.file === ':memory:') return randomBytes(48).toString('base64url');
-  const file = resolve(dirname(database.file), 'jwt-secret');
+  return keptBesideDatabase(database.file, 'jwt-secret', () => randomBytes(48).toString('base64url'));
+}
+
+/**
+ * The seed (32 bytes, base64url) of the Ed25519 key that signs receipts, kept like the JWT secret:
+ * given (RECEIPT_SIGNING_KEY), or in embedded mode generated once into `data/receipt-key`. With
+ * PostgreSQL and none given, every instance derives the same one from their shared JWT_SECRET (HKDF,
+ * its own label), so a deployment that already keeps one secret need not keep a second.
+ */
+export function receiptSigningSeed(given: string | undefined, database: DatabaseConfig, jwtSecret: string): string {
+  if (given !== undefined) return given;
+  if (database.kind === 'postgres') return Buffer.from(hkdfSync('sha256', jwtSecret, 'ride-hailing', 'receipt-signing-key', 32)).toString('base64url');
+  return keptBesideDatabase(database.file, 'receipt-key', () => randomBytes(32).toString('base64url'));
+}
+
+// Made once beside the database (readable by its owner only) and read on every later start; an
+// in-memory database keeps nothing, so its secret lives as long as the process.
+function keptBesideDatabase(databaseFile: string, name: string, make: () => string): string {
+  if (databaseFile === ':memory:') return make();
+  const file = resolve(dirname(databaseFile), name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
   try {
-    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, make(), { mode: 0o600, flag: 'wx' });
     chmodSync(file, 0o600);
   } catch (error) {
     // Another process created it first; use theirs.

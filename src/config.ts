@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { Type, type Static } from 'typebox';
 export { ConfigError, type DatabaseConfig, type TrustProxy } from './config-values.ts';
-import { ConfigError, embeddedJwtSecret, isValidTimezone, parseCorsOrigins, parseDatabaseUrl, parseTrustProxy, type DatabaseConfig, type TrustProxy } from './config-values.ts';
+import { ConfigError, embeddedJwtSecret, isValidTimezone, receiptSigningSeed, parseCorsOrigins, parseDatabaseUrl, parseTrustProxy, type DatabaseConfig, type TrustProxy } from './config-values.ts';
 import { parseRouting, type RoutingConfig } from './platform/routing/routing-config.ts';
 import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
 
@@ -13,6 +13,8 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.String({ pattern: '^(sqlite:|postgres://|postgresql://)', default: 'sqlite:./data/ride-hailing.db' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  // An Ed25519 private key's 32-byte seed in base64url, 43 characters (docs/payments.md#receipts says how to make one).
+  RECEIPT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' })),
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600 }),
   REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
@@ -67,6 +69,8 @@ export interface Config {
   /** Prefix of every Redis key and channel; instances of one deployment share it. */
   redisKeyPrefix: string;
   jwtSecret: string;
+  /** The seed of the Ed25519 key receipts are signed with (base64url); never logged, never answered. */
+  receiptSigningKey: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   smtpUrl: string | undefined;
@@ -152,13 +156,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
+  const jwtSecret = env.JWT_SECRET ?? embeddedJwtSecret(database);
   return {
     port: env.PORT,
     host: env.HOST,
     database,
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
-    jwtSecret: env.JWT_SECRET ?? embeddedJwtSecret(database),
+    jwtSecret,
+    receiptSigningKey: receiptSigningSeed(env.RECEIPT_SIGNING_KEY, database, jwtSecret),
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     smtpUrl: env.SMTP_URL,

@@ -40,6 +40,24 @@ describe('configuration', () => {
     assert.equal(statSync(file).mode & 0o777, 0o600);
   });
 
+  test('the receipt signing key is kept like the JWT secret: generated once beside the embedded database, given or derived with PostgreSQL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'db.sqlite')}` };
+    const first = loadConfig(env).receiptSigningKey;
+    assert.equal(Buffer.from(first, 'base64url').length, 32);
+    assert.equal(loadConfig(env).receiptSigningKey, first);
+    const file = join(dir, 'data', 'receipt-key');
+    assert.equal(readFileSync(file, 'utf8'), first);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const given = 'k'.repeat(43);
+    assert.equal(loadConfig({ ...env, RECEIPT_SIGNING_KEY: given }).receiptSigningKey, given);
+    // Instances sharing PostgreSQL and a JWT secret sign with one key, and it is not the secret itself.
+    const postgres = (secret: string) => loadConfig({ DATABASE_URL: 'postgres://u@h/db', JWT_SECRET: secret }).receiptSigningKey;
+    assert.equal(postgres('s'.repeat(32)), postgres('s'.repeat(32)));
+    assert.notEqual(postgres('s'.repeat(32)), postgres('t'.repeat(32)));
+    assert.throws(() => loadConfig({ ...env, RECEIPT_SIGNING_KEY: 'too-short' }), /RECEIPT_SIGNING_KEY/);
+  });
+
   test('values are parsed and lists normalised', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@h:5432/db',

@@ -65,6 +65,7 @@ export const routes = {
     cancellationQuote: route('GET', '/rides/cancel/:rideId', { response: of<T.CancellationQuote>() }),
     cancel: route('POST', '/rides/cancel/:rideId', { body: of<T.CancelBody>(), response: of<T.Ride>() }),
     feedback: route('POST', '/rides/feedback/:rideId', { body: of<T.FeedbackBody>(), response: of<T.Ride>() }),
+    receipt: route('GET', '/rides/:rideId/receipt', { response: of<T.SignedReceipt>() }),
     paymentMode: route('POST', '/rides/:rideId/payment-mode', { body: of<T.PaymentModeBody>(), response: of<T.Ride>() }),
     location: route('POST', '/rides/location/:rideId', { body: of<T.Position>(), response: of<T.LocationResponse>() }),
   },
@@ -83,6 +84,9 @@ export const routes = {
   payments: {
     order: route('POST', '/payments/order', { idempotent: true, body: of<T.OrderBody>(), response: of<T.OrderResponse>() }),
     verify: route('POST', '/payments/verify', { access: 'public', body: of<T.VerifyBody>(), response: of<T.VerifyResponse>() }),
+  },
+  receipts: {
+    keys: route('GET', '/.well-known/receipt-keys', { access: 'public', response: of<T.ReceiptKeySet>() }),
   },
   settings: {
     get: route('GET', '/user-settings', { response: of<T.Settings>() }),

@@ -45,6 +45,8 @@ import type { Role } from '../platform/auth/roles.ts';
 import type { MessageResponse as MessageSchema } from '../platform/schemas.ts';
 import type { UserMessage } from '../platform/realtime/hub.ts';
 import type { UserMessages } from '../events.ts';
+import type { FarePart, Receipt, ReceiptInputs, SignedReceipt } from '../modules/rides/receipt.schemas.ts';
+import type { ReceiptKey, ReceiptKeySet } from '../platform/receipt-signing.ts';
 
 export type {
   Account,
@@ -70,6 +72,7 @@ export type {
   DriverProfile,
   EstimateQuery,
   FareEstimate,
+  FarePart,
   LiveDriver,
   LiveDrivers,
   LiveDriversQuery,
@@ -87,6 +90,10 @@ export type {
   ProfileBody,
   PublicRide,
   Rate,
+  Receipt,
+  ReceiptInputs,
+  ReceiptKey,
+  ReceiptKeySet,
   RefundBody,
   Ride,
   RideRefunds,
@@ -95,6 +102,7 @@ export type {
   Role,
   Settings,
   SettingsUpdate,
+  SignedReceipt,
   SignupBody,
   StatusBody,
   TimelineEntry,

@@ -28,7 +28,7 @@ describe('start-up banner', () => {
       next: [],
     });
     const text = JSON.stringify(summary) + humanBanner(summary);
-    for (const secret of ['pg-pass-123', 'redis-pass-456', 'smtp-pass-789', 'rzp-secret-000', 'hook-secret-111', 'rzp_live_key', 'mailer', 'rides:', 'sslmode', config.jwtSecret]) {
+    for (const secret of ['pg-pass-123', 'redis-pass-456', 'smtp-pass-789', 'rzp-secret-000', 'hook-secret-111', 'rzp_live_key', 'mailer', 'rides:', 'sslmode', config.jwtSecret, config.receiptSigningKey]) {
       assert.ok(!text.includes(secret), `banner shows ${secret}`);
     }
   });

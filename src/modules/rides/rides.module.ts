@@ -5,6 +5,7 @@ import type { DomainEventsDispatcher, ServiceBus, UserHub } from '../../events.t
 import type { AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Counters } from '../../platform/counters.ts';
+import type { ReceiptSigner } from '../../platform/receipt-signing.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
@@ -23,6 +24,7 @@ import { RidePaymentMode } from './ride-payment-mode.ts';
 import { RidePayments } from './ride-payments.service.ts';
 import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
+import { RideReceipts } from './ride-receipts.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import { RideTracking } from './ride-tracking.service.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
@@ -47,6 +49,8 @@ export interface RideModuleDependencies {
   pricing: Pick<Pricing, 'current' | 'rules'>;
   /** Pricing's fare quotes (routing, the pickup zone's surge from insights, the pickup wait): what an estimate shows and a booking charges. */
   quotes: FareQuotes;
+  /** Signs receipts with the service's key (platform/receipt-signing.ts). */
+  signer: Pick<ReceiptSigner, 'sign'>;
   /** Where an operator's steps on a ride are recorded (an admin accepting for a driver, cancelling, …). */
   audit: AuditLog;
   maxOpenRidesPerRider: number;
@@ -63,6 +67,8 @@ export interface RideServices {
   feedback: RideFeedback;
   tracking: RideTracking;
   queries: RideQueries;
+  /** Signed receipts of finished rides. */
+  receipts: RideReceipts;
   payments: RidePayments;
   /** The rider's choice of how to pay (cash when the online checkout fails). */
   paymentMode: RidePaymentMode;
@@ -98,6 +104,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     feedback: new RideFeedback({ db, transactions, events }),
     tracking,
     queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
+    receipts: new RideReceipts({ db, pricing: deps.pricing, signer: deps.signer }),
     payments: new RidePayments(db, events),
     paymentMode: new RidePaymentMode({ db, transactions, events }),
     transitions,

@@ -8,6 +8,7 @@ import { AppError, errorResponses } from '../../platform/errors.ts';
 import { NearbyDriver } from '../../platform/geo/driver-index.ts';
 import { NEXT_CURSOR_HEADER, PagedHeaders, toPage } from '../../platform/pagination.ts';
 import { FareEstimate } from '../pricing/pricing.schemas.ts';
+import { SignedReceipt } from './receipt.schemas.ts';
 import type { RideServices } from './rides.module.ts';
 import {
   BookBody,
@@ -131,6 +132,15 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => rides.feedback.give(authUser(request), request.params.rideId, request.body.rating, request.body.comment));
+
+  app.get('/:rideId/receipt', {
+    schema: {
+      tags,
+      summary: "A completed ride's receipt (or a rider's cancellation fee), signed with the key at /.well-known/receipt-keys: for the ride's rider, its driver and operators",
+      params: RideIdParams,
+      response: { 200: SignedReceipt, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.receipts.receipt(authUser(request), request.params.rideId));
 
   app.post('/:rideId/payment-mode', {
     config: { roles: RIDER_ROLES },

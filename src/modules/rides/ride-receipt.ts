@@ -1,0 +1,129 @@
+import { toIso } from '../../platform/clock.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
+import { driverShareOf, splitFare } from '../pricing/driver-share.ts';
+import { cancellationFee, quoteFare } from '../pricing/pricing.model.ts';
+import type { PricingRules } from '../pricing/pricing.schemas.ts';
+import type { FarePart, Receipt, ReceiptInputs, ReceiptKind } from './receipt.schemas.ts';
+import type { RideRow } from './rides.repository.ts';
+
+// A receipt as pure functions: built from a ride and the rules of its pricing version, and the same
+// arithmetic run again from nothing but a receipt and the public version (scripts/verify-receipt.ts).
+// Both go through pricing's own fare functions, so a receipt recomputes to what the service charges.
+
+export type ReceiptRow = Pick<
+  RideRow,
+  | 'id'
+  | 'status'
+  | 'ride_type'
+  | 'distance_km'
+  | 'duration_minutes'
+  | 'surge_multiplier'
+  | 'fare'
+  | 'pricing_version'
+  | 'pickup_zone'
+  | 'picked_at'
+  | 'completed_at'
+  | 'cancelled_at'
+  | 'cancelled_by'
+  | 'cancellation_fee'
+>;
+
+/** What a receipt's arithmetic produces: its breakdown, its fare and who gets what. */
+export type ReceiptFigures = Pick<Receipt, 'breakdown' | 'fare' | 'driverShare' | 'driverAmountInInr' | 'platformFeeInInr'>;
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** The kind of receipt a ride has: a completed ride's trip, a rider's cancellation fee; none otherwise. */
+export function receiptKindOf(ride: Pick<RideRow, 'status' | 'cancellation_fee'>): ReceiptKind | undefined {
+  if (ride.status === 'COMPLETED') return 'trip';
+  if (ride.status === 'CANCELLED' && (ride.cancellation_fee ?? 0) > 0) return 'cancellation';
+  return undefined;
+}
+
+/**
+ * The trip's fare and its parts, each part as the fare arithmetic (pricing.model.ts `quoteFare`)
+ * computes it: base, distance, time, the top-up to the minimum, and what surge added (with the
+ * rounding to whole rupees), so the parts add up to the fare.
+ */
+function tripFigures(rideType: RideType, inputs: ReceiptInputs, rules: PricingRules): { fare: number; breakdown: FarePart[] } {
+  const quote = quoteFare(
+    { distanceKm: inputs.distanceKm, drivingMinutes: inputs.minutes, rideType, surgeMultiplier: inputs.surgeMultiplier, pickupEtaMinutes: 1 },
+    rules,
+    0,
+  );
+  const { minimum } = rules.fares[rideType];
+  const beforeMinimum = round2(quote.baseFare + quote.distanceFare + quote.timeFare);
+  const beforeSurge = Math.max(minimum, beforeMinimum);
+  const parts: FarePart[] = [
+    { part: 'base', amountInInr: quote.baseFare },
+    { part: 'distance', amountInInr: quote.distanceFare },
+    { part: 'time', amountInInr: quote.timeFare },
+    { part: 'minimum', amountInInr: round2(beforeSurge - beforeMinimum) },
+    { part: 'surge', amountInInr: round2(quote.fare - beforeSurge) },
+  ];
+  return { fare: quote.fare, breakdown: parts.filter((part) => part.part === 'base' || part.amountInInr !== 0) };
+}
+
+/** A receipt's figures from its kind, type and inputs under the rules of its version: what a checker recomputes. */
+export function receiptFigures(receipt: Pick<Receipt, 'kind' | 'rideType' | 'inputs'>, rules: PricingRules): ReceiptFigures {
+  const trip = tripFigures(receipt.rideType, receipt.inputs, rules);
+  const share = driverShareOf(rules);
+  if (receipt.kind === 'trip') {
+    return { ...trip, driverShare: share, ...splitFare(trip.fare, receipt.inputs.tollsAndParkingInInr, share) };
+  }
+  // The fee the rider was charged for cancelling: the version's rule on the fare the ride was booked at.
+  const fee = cancellationFee(receipt.inputs.cancelledWhile ?? 'REQUESTED', true, trip.fare, rules) ?? 0;
+  return { breakdown: [{ part: 'cancellationFee', amountInInr: fee }], fare: fee, driverShare: share, ...splitFare(fee, 0, share) };
+}
+
+/** The inputs a ride's fare was computed from, as its row records them. */
+function inputsOf(ride: ReceiptRow, kind: ReceiptKind): ReceiptInputs {
+  return {
+    distanceKm: ride.distance_km,
+    minutes: ride.duration_minutes,
+    // Pricing rules without waiting, night or tolls (version 1) charge none of them.
+    waitingMinutes: 0,
+    zone: ride.pickup_zone,
+    surgeMultiplier: ride.surge_multiplier,
+    night: false,
+    tollsAndParkingInInr: 0,
+    cancelledWhile: kind === 'cancellation' ? (ride.picked_at === null ? 'ACCEPTED' : 'PICKED') : null,
+  };
+}
+
+/**
+ * A ride's receipt. Its fare is what the ride charged (the fare, or the cancellation fee), whatever the
+ * arithmetic gives: a receipt never hides a difference, it shows it to whoever recomputes it.
+ */
+export function buildReceipt(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules): Receipt {
+  const rideType = ride.ride_type as RideType;
+  const inputs = inputsOf(ride, kind);
+  const figures = receiptFigures({ kind, rideType, inputs }, rules);
+  const charged = kind === 'trip' ? ride.fare : (ride.cancellation_fee ?? 0);
+  const share = figures.driverShare;
+  return {
+    receiptVersion: 1,
+    kind,
+    rideId: ride.id,
+    rideType,
+    currency: 'INR',
+    endedAt: toIso((kind === 'trip' ? ride.completed_at : ride.cancelled_at) ?? 0),
+    pricingVersion: ride.pricing_version,
+    inputs,
+    breakdown: figures.breakdown,
+    fare: charged,
+    driverShare: share,
+    ...splitFare(charged, inputs.tollsAndParkingInInr, share),
+  };
+}
+
+/** Where a receipt differs from its recomputation (empty: it adds up). */
+export function receiptMismatches(receipt: Receipt, recomputed: ReceiptFigures): string[] {
+  const problems: string[] = [];
+  const field = (name: keyof ReceiptFigures) => {
+    const [given, computed] = [JSON.stringify(receipt[name]), JSON.stringify(recomputed[name])];
+    if (given !== computed) problems.push(`${name}: the receipt says ${given}, the pricing version gives ${computed}`);
+  };
+  for (const name of ['fare', 'breakdown', 'driverShare', 'driverAmountInInr', 'platformFeeInInr'] as const) field(name);
+  return problems;
+}
