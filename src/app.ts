@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
-import type { DomainEvents, UserMessages } from './events.ts';
+import type { ClientMessages, DomainEvents, UserMessages } from './events.ts';
 import { accountOperationsRoutes, createAccountOperations } from './modules/admin/accounts.module.ts';
 import { createOperatorServices, operatorRoutes } from './modules/admin/admin.module.ts';
 import { liveDriversRoutes } from './modules/admin/live-drivers.routes.ts';
@@ -53,6 +53,7 @@ import { registerOpenApi } from './platform/openapi.ts';
 import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
+import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
 import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
@@ -107,6 +108,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const streams = new SseStreams(hub, options.realtime);
   // How the modules react to each other: each subscribes in its own *.module.ts (docs/domain-events.md).
   const events = new DomainEventDispatcher<DomainEvents>(app.log);
+  // What clients send over the realtime channel: each module registers its own message types in its *.module.ts.
+  const clientMessages = new ClientMessageRegistry<ClientMessages>();
   tokens.onRevoked((userId) => streams.endFor(userId));
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
@@ -124,6 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { drivers, profiles } = createDrivers({
     drivers: { db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs },
     profiles: { db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired },
+    messages: clientMessages,
   });
   const stats = new RideStats(db);
   const pricing = new Pricing({ db, bus, clock, log: app.log });
@@ -229,8 +233,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(realtimeRoutes<UserMessages>, {
     hub,
     authenticate: (token) => tokens.verify(token, 'access'),
-    // Positions enter through drivers, as at every other door; rides follows driver.positioned.
-    onPosition: async (user, point) => void (await drivers.reportPosition(user.id, point)),
+    messages: clientMessages,
     positionsPerSecond: config.driverPositionsPerSecond,
     // A driver's app that went away goes offline unless it reports again soon (RECONNECT_GRACE_MS).
     onLost: (user) => user.role === 'DRIVER' && drivers.connectionLost(user.id),

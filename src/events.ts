@@ -1,4 +1,6 @@
+import type { Static } from 'typebox';
 import type { Offer } from './modules/dispatch/offers.schemas.ts';
+import type { PositionMessage } from './modules/drivers/drivers.schemas.ts';
 import type { Notification } from './modules/notifications/notifications.schemas.ts';
 import type { RideRow } from './modules/rides/rides.repository.ts';
 import type { Ride, RideStatus } from './modules/rides/rides.schemas.ts';
@@ -6,6 +8,7 @@ import type { AuthUser } from './platform/auth/roles.ts';
 import type { DomainEventDispatcher } from './platform/domain-events.ts';
 import type { EventBus } from './platform/event-bus.ts';
 import type { DriverPosition } from './platform/geo/driver-index.ts';
+import type { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
 import type { RealtimeHub } from './platform/realtime/hub.ts';
 
 // Everything that crosses the event bus, reaches a user live, or lets one module react to another,
@@ -83,3 +86,14 @@ export type UserMessages = {
   'offer.expired': Offer;
 };
 export type UserHub = RealtimeHub<UserMessages>;
+
+/**
+ * What a user's apps send over the realtime channel besides its own `auth` and `ping`: each type with
+ * its fields, from the schema its module registers with (platform/realtime/client-messages.ts checks
+ * that they are the same). The contract's `ClientMessage` is built from this map.
+ */
+export type ClientMessages = {
+  /** A driver's position (drivers.module.ts): what PUT /drivers/me/location does. */
+  'position': Static<typeof PositionMessage>;
+};
+export type ClientMessageHandlers = ClientMessageRegistry<ClientMessages>;

@@ -4,7 +4,7 @@
 import type { Static } from 'typebox';
 import type { DeclineBody as DeclineSchema, Offer } from '../modules/dispatch/offers.schemas.ts';
 import type { RequestOtpBody as RequestOtpSchema, RequestOtpResponse as RequestOtpReply, SignupBody, LoginBody, TokenResponse } from '../modules/auth/auth.schemas.ts';
-import type { Approval, DriverProfile, DriversByApprovalQuery as DriversQuerySchema, ProfileBody, DriverLocation } from '../modules/drivers/drivers.schemas.ts';
+import type { Approval, DriverProfile, DriversByApprovalQuery as DriversQuerySchema, ProfileBody, DriverLocation, PositionBody } from '../modules/drivers/drivers.schemas.ts';
 import type { HistoryResponse as NotificationPageSchema, Notification } from '../modules/notifications/notifications.schemas.ts';
 import type { OrderBody, OrderResponse as OrderSchema, VerifyBody, VerifyResponse as VerifySchema } from '../modules/payments/payments.schemas.ts';
 import type { FareEstimate } from '../modules/pricing/pricing.schemas.ts';
@@ -44,9 +44,10 @@ import type { PageQuery } from '../platform/pagination.ts';
 import type { Role } from '../platform/auth/roles.ts';
 import type { MessageResponse as MessageSchema } from '../platform/schemas.ts';
 import type { UserMessage } from '../platform/realtime/hub.ts';
-import type { UserMessages } from '../events.ts';
+import type { ClientMessages, UserMessages } from '../events.ts';
 import type { FarePart, Receipt, ReceiptInputs, SignedReceipt } from '../modules/rides/receipt.schemas.ts';
 import type { ReceiptKey, ReceiptKeySet } from '../platform/receipt-signing.ts';
+import type { ChannelMessage, ClientMessageOf } from '../platform/realtime/client-messages.ts';
 
 export type {
   Account,
@@ -132,15 +133,15 @@ export type AdminCancelBody = Static<typeof AdminCancelSchema>;
 export type RejectBody = Static<typeof RejectSchema>;
 export type ResolveBody = Static<typeof ResolveSchema>;
 /** A position as clients send it (REST and the realtime channel). */
-export interface Position {
-  lat: number;
-  lon: number;
-}
+export type Position = Static<typeof PositionBody>;
 
-export type { RidePosition, UserMessages } from '../events.ts';
+export type { ClientMessages, RidePosition, UserMessages } from '../events.ts';
 /** A message of the realtime channel about the user's rides, offers and notifications, narrowed by its `type`. */
 export type ServerMessage = { [K in keyof UserMessages]: UserMessage<UserMessages, K> }[keyof UserMessages];
 /** The channel's answers to the client's own messages: no `seq`, never replayed (docs/realtime.md). */
 export type ChannelReply = { type: 'ready'; userId: number; seq: number } | { type: 'resync'; seq: number } | { type: 'pong' } | { type: 'error'; code: string; message: string };
-/** What a client sends over the channel. */
-export type ClientMessage = { type: 'auth'; token: string; resumeAfter?: number } | { type: 'ping' } | ({ type: 'position' } & Position);
+/**
+ * What a client sends over the channel: the channel's own `auth` and `ping`, and each type a module
+ * registers (src/events.ts `ClientMessages`, whose fields come from the schema the server checks).
+ */
+export type ClientMessage = ChannelMessage | ClientMessageOf<ClientMessages>;

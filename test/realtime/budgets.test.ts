@@ -39,7 +39,7 @@ describe('budgets of the realtime channel', () => {
     for (let i = 0; i < 5; i++) socket.ws.ping();
     const kinds = ['{}', JSON.stringify({ type: 'subscribe' }), 'not json', JSON.stringify({ type: 'ping' })];
     const within = limits.messagesPerSecond - 6;
-    for (let i = 0; i < within + 10; i++) socket.send(kinds[i % kinds.length]);
+    for (let i = 0; i < within + 10; i++) socket.sendRaw(kinds[i % kinds.length]);
     // Replies come after `ready`.
     const replies = () => socket.received.slice(1);
     await socket.until(() => replies().length === within + 1, 'answers to the messages within the budget, and one refusal');
@@ -48,7 +48,7 @@ describe('budgets of the realtime channel', () => {
     assert.equal(replies().filter((m) => m.code === 'UNKNOWN_MESSAGE').length, within - Math.floor(within / 4));
     assert.equal(replies().at(-1)!.code, 'RATE_LIMITED');
 
-    for (let i = 0; i < limits.floodMessagesPerSecond - limits.messagesPerSecond - 10 + 1; i++) socket.send(kinds[i % kinds.length]);
+    for (let i = 0; i < limits.floodMessagesPerSecond - limits.messagesPerSecond - 10 + 1; i++) socket.sendRaw(kinds[i % kinds.length]);
     assert.equal((await socket.closedBy('a flood')).code, FLOODING);
     assert.equal(replies().length, within + 1, 'nothing past the budget was answered');
     assert.equal(pongs, 5);
@@ -77,7 +77,7 @@ describe('budgets of the realtime channel', () => {
     const base = url.replace('ws://', 'http://').replace('/realtime', '');
     const frame = JSON.stringify({ type: 'ping' });
     const sent = 50_000;
-    for (let i = 0; i < sent; i++) socket.send(frame);
+    for (let i = 0; i < sent; i++) socket.sendRaw(frame);
     // Another user's requests, made while the frames are on their way.
     const answers = [];
     for (let i = 0; i < 10; i++) answers.push((await fetch(`${base}/rides/active`, { headers: { authorization: `Bearer ${other.token}` } })).status);

@@ -58,7 +58,7 @@ describe('the realtime channel', () => {
     test('a first message that is not auth is refused with 4401', async () => {
       for (const first of [{ type: 'ping' }, 'not json', { type: 'auth' }, { type: 'auth', token: 42 }]) {
         const socket = await TestSocket.open(url);
-        socket.send(first);
+        socket.sendRaw(first);
         assert.equal((await socket.closedBy(JSON.stringify(first))).code, UNAUTHORIZED, JSON.stringify(first));
       }
     });
@@ -186,24 +186,29 @@ describe('the realtime channel', () => {
     await Promise.all([riderSocket.close(), driverSocket.close()]);
   });
 
-  test('what a client may not send is answered with an error, and the connection stays', async () => {
+  test('what a client may not send is answered with an error saying why, it reaches no module, and the connection stays', async () => {
     const rider = await signUp(t, { role: 'RIDER' });
     const driver = await signUp(t, { role: 'DRIVER' });
     const { socket: riderSocket } = await TestSocket.connect(url, rider.token);
     const { socket: driverSocket } = await TestSocket.connect(url, driver.token);
     const errorAfter = async (socket: TestSocket, message: unknown) => {
       const before = socket.received.length;
-      socket.send(message);
-      return (await socket.waitFor((m) => socket.received.indexOf(m) >= before && m.type === 'error', JSON.stringify(message))).code;
+      socket.sendRaw(message);
+      const { code, message: text } = await socket.waitFor((m) => socket.received.indexOf(m) >= before && m.type === 'error', JSON.stringify(message));
+      return `${code as string}: ${text as string}`;
     };
-    assert.equal(await errorAfter(riderSocket, { type: 'position', lat: 12.97, lon: 77.59 }), 'FORBIDDEN');
-    assert.equal(await errorAfter(riderSocket, 'not json'), 'UNKNOWN_MESSAGE');
-    assert.equal(await errorAfter(riderSocket, { type: 'subscribe' }), 'UNKNOWN_MESSAGE');
-    assert.equal(await errorAfter(driverSocket, { type: 'position', lat: 91, lon: 77.59 }), 'VALIDATION_FAILED');
-    assert.equal(await errorAfter(driverSocket, { type: 'position', lat: '12.9', lon: 77.59 }), 'VALIDATION_FAILED');
+    assert.match(await errorAfter(riderSocket, { type: 'position', lat: 12.97, lon: 77.59 }), /^FORBIDDEN: "position" is sent by DRIVER only$/);
+    assert.match(await errorAfter(riderSocket, 'not json'), /^UNKNOWN_MESSAGE: .*"ping", "position"/);
+    assert.match(await errorAfter(riderSocket, { type: 'subscribe' }), /^UNKNOWN_MESSAGE: /);
+    assert.match(await errorAfter(driverSocket, { type: 'position', lat: 91, lon: 77.59 }), /^VALIDATION_FAILED: position\.lat must be <= 90$/);
+    assert.match(await errorAfter(driverSocket, { type: 'position', lat: '12.9', lon: 77.59 }), /^VALIDATION_FAILED: position\.lat must be number$/);
+    assert.match(await errorAfter(driverSocket, { type: 'position', lat: 12.9 }), /^VALIDATION_FAILED: position must have required properties lon$/);
+    // None of them reached the drivers module: the driver was never shown.
+    assert.equal((await call(t.app, 'GET', '/drivers/me/location', { token: driver.token })).status, 404);
     riderSocket.send({ type: 'ping' });
     await riderSocket.waitFor((m) => m.type === 'pong', 'pong');
     assert.equal(riderSocket.ws.readyState, riderSocket.ws.OPEN);
+    assert.equal(driverSocket.ws.readyState, driverSocket.ws.OPEN);
     await Promise.all([riderSocket.close(), driverSocket.close()]);
   });
 
@@ -211,7 +216,7 @@ describe('the realtime channel', () => {
     const rider = await signUp(t, { role: 'RIDER' });
     const { socket } = await TestSocket.connect(url, rider.token);
     const { maxMessageBytes } = (await call(t.app, 'GET', '/realtime')).body;
-    socket.send({ type: 'ping', padding: 'x'.repeat(maxMessageBytes) });
+    socket.sendRaw({ type: 'ping', padding: 'x'.repeat(maxMessageBytes) });
     assert.equal((await socket.closedBy('oversized message')).code, 1009);
   });
 });

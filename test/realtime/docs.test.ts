@@ -31,4 +31,13 @@ describe('docs/realtime.md', () => {
     assert.ok(named.length >= 6, named.join(', '));
     for (const type of named) assert.match(DOC, new RegExp(`^###.*\`${type.replace('.', '\\.')}\``, 'm'), type);
   });
+
+  test('each client message the modules take, as the OpenAPI document names it, has an example under "Messages from the client"', async () => {
+    const operation = (await call(t.app, 'GET', '/openapi.json')).body.paths['/realtime'].get;
+    const named = [...(operation.description as string).matchAll(/\{"type":"([a-z.-]+)",…\}` \(([A-Z, ]+)\)/g)].map((match) => match[1]);
+    assert.ok(named.includes('position'), (operation.description as string));
+    const section = DOC.slice(DOC.indexOf('## Messages from the client'), DOC.indexOf('## Resume'));
+    const examples = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => (JSON.parse(match[1]) as { type: string }).type);
+    for (const type of named) assert.ok(examples.includes(type), `no example of "${type}"`);
+  });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+import type { ClientMessage } from '../../src/contract/types.ts';
 
 /** A message from the server: a user message `{type, seq, at, data}` or a reply (ready, resync, pong, error). */
 export interface ServerMessage {
@@ -68,7 +69,13 @@ export class TestSocket {
     return { socket, ready };
   }
 
-  send(message: unknown): void {
+  /** Sends a message as the apps do (typed by the contract). */
+  send(message: ClientMessage): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  /** Sends what no app would: a string as it is, anything else as JSON (tests of what the server refuses). */
+  sendRaw(message: unknown): void {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 

@@ -4,6 +4,8 @@ import { Latitude, Longitude, Nullable, OptionalText, Timestamp } from '../../pl
 import { VEHICLE_TYPES } from './vehicles.ts';
 
 export const PositionBody = Type.Object({ lat: Latitude, lon: Longitude });
+/** `{"type":"position",…}` over the realtime channel: the same fields as PUT /drivers/me/location (drivers.module.ts registers it). */
+export const PositionMessage = PositionBody;
 
 export const DriverLocation = Type.Object({
   driverId: Type.Integer(),

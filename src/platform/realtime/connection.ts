@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import type { AuthUser } from '../auth/roles.ts';
 import type { Clock } from '../clock.ts';
 import type { EventMap } from '../event-bus.ts';
-import type { Point } from '../geo/geo.ts';
+import type { ClientMessageDispatcher } from './client-messages.ts';
 import type { RealtimeHub, UserMessage } from './hub.ts';
 import type { RealtimeLimits } from './limits.ts';
 import { MessageBudget } from './message-budget.ts';
@@ -33,8 +33,8 @@ export interface ConnectionOptions<M extends EventMap> {
   hub: RealtimeHub<M>;
   /** Verifies an access token (a refresh token or anything else fails with a 401). */
   authenticate(token: string): Promise<Caller>;
-  /** A driver's position sent over the socket. */
-  onPosition(user: AuthUser, point: Point): Promise<void>;
+  /** The message types the modules take from clients, besides the channel's own `auth` and `ping`. */
+  messages: ClientMessageDispatcher;
   /** Where the message budget's seconds come from. */
   clock: Clock;
   /** Hears each connection once it is ready (to keep a user's connections counted), and once it closed. */
@@ -186,21 +186,15 @@ export class Connection<M extends EventMap> {
   }
 
   async #handle(message: Record<string, unknown> | undefined): Promise<void> {
-    const user = this.#user!;
     if (message?.type === 'ping') return this.#reply({ type: 'pong' });
-    if (message?.type !== 'position') return this.#reply({ type: 'error', code: 'UNKNOWN_MESSAGE', message: 'expected {"type":"position",…} or {"type":"ping"}' });
-    if (user.role !== 'DRIVER') return this.#reply({ type: 'error', code: 'FORBIDDEN', message: 'only drivers send positions' });
-    const { lat, lon } = message;
-    if (typeof lat !== 'number' || typeof lon !== 'number' || !(Math.abs(lat) <= 90) || !(Math.abs(lon) <= 180)) {
-      return this.#reply({ type: 'error', code: 'VALIDATION_FAILED', message: 'lat must be within ±90 and lon within ±180' });
-    }
-    // The driver's own limit (all their connections and REST together) is the position service's.
+    // A module's message, checked by its registration (client-messages.ts); limits of its own (a
+    // driver's positions over all their connections and REST) are the module's.
     try {
-      await this.#options.onPosition(user, { lat, lon });
+      await this.#options.messages.dispatch(this.#user!, message);
     } catch (error) {
       const { statusCode, code, message: text } = error as { statusCode?: number; code?: string; message?: string };
-      if (!statusCode || statusCode >= 500) this.#log.warn({ err: error }, 'position over the realtime channel not taken');
-      this.#reply({ type: 'error', code: code ?? 'INTERNAL_ERROR', message: statusCode && statusCode < 500 ? (text ?? '') : 'the position could not be taken; try again' });
+      if (!statusCode || statusCode >= 500) this.#log.warn({ err: error, type: message?.type }, 'realtime client message not taken');
+      this.#reply({ type: 'error', code: code ?? 'INTERNAL_ERROR', message: statusCode && statusCode < 500 ? (text ?? '') : 'the message could not be taken; try again' });
     }
   }
 

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import type { AuthUser } from '../auth/roles.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { EventMap } from '../event-bus.ts';
-import type { Point } from '../geo/geo.ts';
+import type { ClientMessageDispatcher } from './client-messages.ts';
 import { CLOSE, Connection, type Caller } from './connection.ts';
 import { REPLAY_BYTES, REPLAY_MESSAGES, REPLAY_MS, type RealtimeHub } from './hub.ts';
 import { REALTIME_LIMITS, type RealtimeLimits } from './limits.ts';
@@ -13,8 +13,8 @@ export interface RealtimeOptions<M extends EventMap> {
   hub: RealtimeHub<M>;
   /** Verifies an access token (a refresh token or anything else fails with a 401). */
   authenticate(token: string): Promise<Caller>;
-  /** A driver's position sent over the socket. */
-  onPosition(user: AuthUser, point: Point): Promise<void>;
+  /** The message types the modules take from clients (each module registers its own), besides `auth` and `ping`. */
+  messages: ClientMessageDispatcher;
   /** Positions one driver may send per second, all connections and REST together (enforced where positions are taken). */
   positionsPerSecond: number;
   /** An authenticated connection ended from the client's side (closed, or dead to heartbeats), not by this server. */
@@ -134,7 +134,7 @@ export async function realtimeRoutes<M extends EventMap>(app: FastifyInstance, o
         'Upgrade to a WebSocket (no token in the URL), then send `{"type":"auth","token":"<access token>","resumeAfter":<last seq seen, optional>}` ' +
         'within 5 s. The server answers `{"type":"ready","userId":…,"seq":…}` (or closes with 4401) and then sends `{type, seq, at, data}` messages: ' +
         '`ride.updated`, `ride.position`, `offer.created`, `offer.withdrawn`, `offer.expired`, `notification.created`. ' +
-        'A driver sends `{"type":"position","lat":…,"lon":…}`; anyone may send `{"type":"ping"}`. ' +
+        `Anyone may send \`{"type":"ping"}\`; the modules take ${clientMessages(options.messages)}. ` +
         'Every message with an example, the close codes, resume and limits: docs/realtime.md in the repository.',
       response: { 101: { description: 'Switching Protocols: the WebSocket channel' }, 200: ChannelDescription },
     },
@@ -145,4 +145,10 @@ export async function realtimeRoutes<M extends EventMap>(app: FastifyInstance, o
     },
     handler: async () => description,
   });
+}
+
+/** The registered client messages with who may send them, for the OpenAPI description: "`position` (DRIVER)". */
+function clientMessages(messages: ClientMessageDispatcher): string {
+  const named = messages.types.map((type) => `\`{"type":"${type}",…}\` (${messages.rolesOf(type).join(', ')})`);
+  return named.length === 0 ? 'no other message' : named.join(', ');
 }
