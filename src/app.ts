@@ -31,6 +31,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { FareQuotes } from './modules/pricing/fare-quotes.ts';
 import { Pricing } from './modules/pricing/pricing.service.ts';
+import { pricingRoutes } from './modules/pricing/pricing.routes.ts';
 import { createPayments } from './modules/payments/payments.module.ts';
 import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
@@ -152,7 +153,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     settings,
     pricing,
-    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock))),
+    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock)), { clock, timeZone: config.serviceTimezone }),
     signer,
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(operatorRoutes, { prefix: '/admin', ...operator });
   await app.register(liveDriversRoutes, { prefix: '/admin', map: liveDrivers });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
+  await app.register(pricingRoutes, { prefix: '/pricing', pricing });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });
   await app.register(realtimeRoutes<UserMessages>, {
     hub,

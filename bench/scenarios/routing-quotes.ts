@@ -4,6 +4,7 @@
 // and the memory the loaded graph takes: the process's RSS before and after, and the typed arrays'
 // bytes. Prints one JSON line. Run with --expose-gc for a steadier RSS.
 import { FIRST_RULES } from '../../src/modules/pricing/pricing.model.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { FareQuotes } from '../../src/modules/pricing/fare-quotes.ts';
 import { COORDINATE_SCALE, readRoadGraph } from '../../src/platform/routing/road-graph.ts';
 import { GraphRouter } from '../../src/platform/routing/graph-router.ts';
@@ -35,7 +36,7 @@ const between = (low: number, high: number) => (low + next() * (high - low)) / C
 const point = () => ({ lat: between(minLat, maxLat), lon: between(minLon, maxLon) });
 
 // Booking quotes (trip) ask no pickup wait: the nearest-driver source is never called here.
-const fares = new FareQuotes({ signalAt: async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }) }, { current: () => ({ version: 1, rules: FIRST_RULES }) }, router, { minutes: async () => undefined });
+const fares = new FareQuotes({ signalAt: async () => ({ surgeMultiplier: 1, pickupEtaMinutes: 4 }) }, { current: () => ({ version: 1, rules: FIRST_RULES }) }, router, { minutes: async () => undefined }, { clock: systemClock, timeZone: 'UTC' });
 const times: number[] = [];
 let km = 0;
 for (let i = 0; i < quotes + 50; i++) {

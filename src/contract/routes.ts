@@ -88,6 +88,9 @@ export const routes = {
   receipts: {
     keys: route('GET', '/.well-known/receipt-keys', { access: 'public', response: of<T.ReceiptKeySet>() }),
   },
+  pricing: {
+    version: route('GET', '/pricing/versions/:version', { access: 'public', response: of<T.PublicPricingVersion>() }),
+  },
   settings: {
     get: route('GET', '/user-settings', { response: of<T.Settings>() }),
     update: route('PUT', '/user-settings', { body: of<T.SettingsUpdate>(), response: of<T.Settings>() }),

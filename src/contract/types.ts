@@ -39,7 +39,7 @@ import type { RefundBody, RideRefunds } from '../modules/admin/refunds.schemas.t
 import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
 import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
 import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
-import type { CancellationRule, PricingRules, PricingVersion, Rate } from '../modules/pricing/pricing.schemas.ts';
+import type { CancellationRule, ComplianceProfile, FareBreakdown, NightRule, PricingRules, PricingVersion, PublicPricingVersion, Rate, TripCharge, WaitingRule } from '../modules/pricing/pricing.schemas.ts';
 import type { PageQuery } from '../platform/pagination.ts';
 import type { Role } from '../platform/auth/roles.ts';
 import type { MessageResponse as MessageSchema } from '../platform/schemas.ts';
@@ -64,6 +64,7 @@ export type {
   CancellationQuote,
   CancellationRule,
   Complaint,
+  ComplianceProfile,
   ComplaintCategory,
   ComplaintsQuery,
   ComplaintStatus,
@@ -72,6 +73,7 @@ export type {
   DriverLocation,
   DriverProfile,
   EstimateQuery,
+  FareBreakdown,
   FareEstimate,
   FarePart,
   LiveDriver,
@@ -80,6 +82,7 @@ export type {
   LiveDriverState,
   LocationResponse,
   LoginBody,
+  NightRule,
   Notification,
   Offer,
   OrderBody,
@@ -89,6 +92,7 @@ export type {
   PricingRules,
   PricingVersion,
   ProfileBody,
+  PublicPricingVersion,
   PublicRide,
   Rate,
   Receipt,
@@ -108,7 +112,9 @@ export type {
   StatusBody,
   TimelineEntry,
   TokenResponse,
+  TripCharge,
   VerifyBody,
+  WaitingRule,
 };
 export type { DispatchMode, PaymentMode, RideType } from '../platform/vocabulary.ts';
 export type { Point } from '../platform/geo/geo.ts';

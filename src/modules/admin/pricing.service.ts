@@ -8,7 +8,7 @@ import type { AuditTrail } from './audit.ts';
 import type { PricingHistory } from './operations.schemas.ts';
 
 /** What the audit trail keeps of a version: its number and rules (the entry itself says who and when). */
-const rulesOf = ({ version, fares, surgeCap, cancellation }: PricingVersion) => ({ version, fares, surgeCap, cancellation });
+const rulesOf = ({ createdAt: _createdAt, createdBy: _createdBy, ...rules }: PricingVersion) => rules;
 
 /** Operators' prices: the version in force and every earlier one, and a new version. */
 export class AdminPricing {

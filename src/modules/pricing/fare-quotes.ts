@@ -1,3 +1,4 @@
+import type { Clock } from '../../platform/clock.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { point, type Point } from '../../platform/geo/geo.ts';
 import type { RouteProvider, Router } from '../../platform/routing/router.ts';
@@ -49,12 +50,15 @@ export class FareQuotes {
   readonly #pricing: Pick<Pricing, 'current'>;
   readonly #router: Pick<Router, 'route'>;
   readonly #waits: PickupWaitSource;
+  readonly #time: { clock: Clock; timeZone: string };
 
-  constructor(demand: Pick<InsightsService, 'signalAt'>, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource) {
+  /** `time`: the clock and SERVICE_TIMEZONE that place a trip's expected drop in or out of the night window. */
+  constructor(demand: Pick<InsightsService, 'signalAt'>, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource, time: { clock: Clock; timeZone: string }) {
     this.#demand = demand;
     this.#pricing = pricing;
     this.#router = router;
     this.#waits = waits;
+    this.#time = time;
   }
 
   async estimate(query: EstimateInput): Promise<TripQuote> {
@@ -85,7 +89,11 @@ export class FareQuotes {
   async #quote(measured: Promise<Trip>, rideType: RideType, pickup: Point | undefined): Promise<TripQuote> {
     const [trip, signal] = await Promise.all([measured, this.#demand.signalAt(pickup)]);
     const { version, rules } = this.#pricing.current();
-    const quote = quoteFare({ distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal }, rules, version);
+    const quote = quoteFare(
+      { distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal, now: this.#time.clock.now(), timeZone: this.#time.timeZone },
+      rules,
+      version,
+    );
     return { ...quote, routeProvider: trip.routeProvider };
   }
 }

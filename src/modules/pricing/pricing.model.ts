@@ -1,24 +1,34 @@
 import type { Point } from '../../platform/geo/geo.ts';
 import { CITY_SPEED_KMH, straightDistanceKm } from '../../platform/routing/straight-router.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
-import type { FareEstimate, PricingRules } from './pricing.schemas.ts';
+import type { FareEstimate, NightRule, PricingRules, Rate } from './pricing.schemas.ts';
 
 // The arithmetic of what a rider pays, as pure functions of the pricing rules in force. The rules
-// themselves are versioned data (pricing_versions); these are version 1, today's numbers.
+// themselves are versioned data (pricing_versions). FIRST_RULES is version 1, the numbers the service
+// was built with, in the version-2 document (migration 2026-11-28-11): its base covers no kilometres,
+// waiting is free, the night costs nothing extra, there are no stops, tolls or driver penalties, so
+// every fare it quotes is the one it always quoted.
+
+const V1_EXTRAS = { waiting: { freeMinutes: 3, perMinute: 0 }, night: { start: '23:00', end: '05:00', multiplier: 1 }, perStop: 0 };
 
 export const FIRST_RULES: PricingRules = {
   fares: {
-    bike: { base: 20, perKm: 6, perMinute: 1, minimum: 30 },
-    auto: { base: 30, perKm: 10, perMinute: 1.5, minimum: 40 },
-    mini: { base: 50, perKm: 12, perMinute: 2, minimum: 80 },
-    sedan: { base: 70, perKm: 15, perMinute: 2.5, minimum: 110 },
-    suv: { base: 100, perKm: 20, perMinute: 3, minimum: 150 },
+    bike: { base: 20, baseKm: 0, perKm: 6, perMinute: 1, minimum: 30, ...V1_EXTRAS },
+    auto: { base: 30, baseKm: 0, perKm: 10, perMinute: 1.5, minimum: 40, ...V1_EXTRAS },
+    mini: { base: 50, baseKm: 0, perKm: 12, perMinute: 2, minimum: 80, ...V1_EXTRAS },
+    sedan: { base: 70, baseKm: 0, perKm: 15, perMinute: 2.5, minimum: 110, ...V1_EXTRAS },
+    suv: { base: 100, baseKm: 0, perKm: 20, perMinute: 3, minimum: 150, ...V1_EXTRAS },
   },
+  surgeFloor: 1.0,
   surgeCap: 2.0,
+  driverShare: 0.8,
+  tollsAndParking: { capPerRide: 0 },
   cancellation: {
     ACCEPTED: { share: 0.2, min: 20, max: 60 },
     PICKED: { share: 0.4, min: 50, max: 180 },
   },
+  driverCancellation: { share: 0, min: 0, max: 0 },
+  validCancellationReasons: [],
 };
 
 // The straight provider's numbers (platform/routing): what the fare used before routing, and still does by default.
@@ -38,22 +48,76 @@ export const roadDistanceKm = (pickup: Point, drop: Point): number => straightDi
 
 export const durationMinutes = (distanceKm: number): number => Math.ceil(settle((distanceKm / CITY_SPEED_KMH) * 60));
 
+/** The part of a fare that distance and time decide (before waiting, stops, tolls and parking). */
+export interface DistanceAndTime {
+  baseFare: number;
+  baseKm: number;
+  distanceFare: number;
+  timeFare: number;
+  minimumApplied: boolean;
+  distanceAndTimeFare: number;
+}
+
 /**
- * fare = max(minimum, base + perKm × km + perMinute × minutes) × surge (at most the cap), in whole rupees.
- * `drivingMinutes` is the router's driving time; without it, the distance at city speed.
+ * max(minimum, base + perKm × (km beyond baseKm) + perMinute × minutes) × surge × night, in whole
+ * rupees. With baseKm 0 and a night multiplier of 1 this is version 1's fare to the rupee.
+ */
+export function distanceAndTimeFare(rate: Rate, distanceKm: number, minutes: number, surgeMultiplier: number, nightMultiplier: number): DistanceAndTime {
+  const distanceFare = round2(rate.perKm * Math.max(0, settle(distanceKm - rate.baseKm)));
+  const timeFare = round2(rate.perMinute * minutes);
+  const metered = rate.base + distanceFare + timeFare;
+  return {
+    baseFare: rate.base,
+    baseKm: rate.baseKm,
+    distanceFare,
+    timeFare,
+    minimumApplied: rate.minimum > metered,
+    distanceAndTimeFare: Math.round(Math.max(rate.minimum, metered) * surgeMultiplier * nightMultiplier),
+  };
+}
+
+/** The zone's surge, held between the version's floor and cap. */
+export const surgeWithin = (rules: PricingRules, surge: number): number => Math.min(rules.surgeCap, Math.max(rules.surgeFloor, surge));
+
+/** Whether `epochMs` falls in the night window (local time in the zone; a window past midnight wraps; start = end is no window). */
+export function inNightWindow(epochMs: number, timeZone: string, night: NightRule): boolean {
+  const minute = localMinuteOfDay(epochMs, timeZone);
+  const start = minutesOf(night.start);
+  const end = minutesOf(night.end);
+  if (start === end) return false;
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/** The night window's multiplier for a trip dropped at `dropAt`, 1 outside it. */
+export const nightMultiplierAt = (rate: Rate, dropAt: number, timeZone: string): number => (inNightWindow(dropAt, timeZone, rate.night) ? rate.night.multiplier : 1);
+
+const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+function localMinuteOfDay(epochMs: number, timeZone: string): number {
+  let format = minuteFormats.get(timeZone);
+  if (!format) minuteFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })));
+  const part = Object.fromEntries(format.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
+  return (part.hour % 24) * 60 + part.minute;
+}
+
+/**
+ * The upfront quote: the distance-and-time part under the rules in force, the surge between the
+ * version's floor and cap, the night multiplier when the trip is expected to end in the window (now
+ * plus its driving minutes). `drivingMinutes` is the router's driving time; without it, the distance at city speed.
  */
 export function quoteFare(
-  input: { distanceKm: number; drivingMinutes?: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number },
+  input: { distanceKm: number; drivingMinutes?: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number; now: number; timeZone: string },
   rules: PricingRules,
   version: number,
 ): Quote {
   const rate = rules.fares[input.rideType];
   const distanceKm = round2(input.distanceKm);
   const minutes = input.drivingMinutes === undefined ? durationMinutes(distanceKm) : Math.ceil(settle(input.drivingMinutes));
-  const surgeMultiplier = Math.min(rules.surgeCap, Math.max(1, input.surgeMultiplier));
-  const distanceFare = round2(rate.perKm * distanceKm);
-  const timeFare = round2(rate.perMinute * minutes);
-  const fare = Math.round(Math.max(rate.minimum, rate.base + distanceFare + timeFare) * surgeMultiplier);
+  const surgeMultiplier = surgeWithin(rules, input.surgeMultiplier);
+  const nightMultiplier = nightMultiplierAt(rate, input.now + minutes * 60_000, input.timeZone);
+  const part = distanceAndTimeFare(rate, distanceKm, minutes, surgeMultiplier, nightMultiplier);
+  const fare = part.distanceAndTimeFare;
   return {
     distanceKm,
     durationMinutes: minutes,
@@ -63,10 +127,11 @@ export function quoteFare(
     estimatedFare: fare,
     fareMin: Math.floor(settle(fare * QUOTE_RANGE.low)),
     fareMax: Math.ceil(settle(fare * QUOTE_RANGE.high)),
-    baseFare: rate.base,
-    distanceFare,
-    timeFare,
+    baseFare: part.baseFare,
+    distanceFare: part.distanceFare,
+    timeFare: part.timeFare,
     surgeMultiplier,
+    nightMultiplier,
     ...etaRange(input.pickupEtaMinutes),
     pricingVersion: version,
   };
@@ -103,5 +168,7 @@ export function checkRules(rules: PricingRules): string[] {
   for (const [status, rule] of Object.entries(rules.cancellation)) {
     if (rule.min > rule.max) problems.push(`cancellation.${status}.min must not exceed its max`);
   }
+  if (rules.driverCancellation.min > rules.driverCancellation.max) problems.push('driverCancellation.min must not exceed its max');
+  if (rules.surgeFloor > rules.surgeCap) problems.push('surgeFloor must not exceed surgeCap');
   return problems;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { ServiceBus } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
 import { checkRules } from './pricing.model.ts';
 import * as repository from './pricing.repository.ts';
 import type { PricingRules, PricingVersion } from './pricing.schemas.ts';
@@ -58,6 +58,14 @@ export class Pricing {
   async versionIn(tx: Tx, version: number): Promise<PricingVersion | undefined> {
     const stored = await repository.findVersion(tx.db, version);
     return stored && toVersion(stored);
+  }
+
+  /** A version as the public sees it (GET /pricing/versions/{v}); an unknown one is 404. */
+  async find(version: number): Promise<PricingVersion> {
+    if (!this.#versions.has(version)) await this.#reload();
+    const found = this.#versions.get(version);
+    if (!found) throw notFound(`Pricing version ${version} does not exist`, 'PRICING_VERSION_NOT_FOUND');
+    return toVersion(found);
   }
 
   list(): PricingVersion[] {

@@ -43,12 +43,20 @@ function expectedQuote(rideType: RideType, kmHundredths: number, surge: { num: n
 }
 
 const quote = (rideType: RideType, distanceKm: number, surgeMultiplier = 1, pickupEtaMinutes = 5) =>
-  quoteFare({ distanceKm, rideType, surgeMultiplier, pickupEtaMinutes });
+  quoteFare({ distanceKm, rideType, surgeMultiplier, pickupEtaMinutes, now: NOON_IN_KOLKATA, timeZone: 'Asia/Kolkata' });
+
+/** 12:00 in Asia/Kolkata: far from any night window. */
+const NOON_IN_KOLKATA = Date.UTC(2026, 10, 28, 6, 30);
 
 describe('quoteFare', () => {
   test('the FARES table holds the documented rates for all five ride types', () => {
     assert.deepEqual([...RIDE_TYPES].sort(), ['auto', 'bike', 'mini', 'sedan', 'suv']);
-    assert.deepEqual(FARES, DOCUMENTED_RATES);
+    const rates = Object.fromEntries(Object.entries(FARES).map(([type, { base, perKm, perMinute, minimum }]) => [type, { base, perKm, perMinute, minimum }]));
+    assert.deepEqual(rates, DOCUMENTED_RATES);
+    // Version 1 in the version-2 document: the base covers no kilometres, waiting and the night cost nothing, no stops.
+    for (const rate of Object.values(FARES)) {
+      assert.deepEqual({ baseKm: rate.baseKm, waiting: rate.waiting.perMinute, night: rate.night.multiplier, perStop: rate.perStop }, { baseKm: 0, waiting: 0, night: 1, perStop: 0 });
+    }
   });
 
   test('worked examples: 10 km is 25 minutes', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { CancellationRule, PricingHistory, PricingRules, PricingVersion, Rate, RideType } from '../api/types.ts';
+import type { CancellationRule, PricingHistory, PricingRules, PricingVersion } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
@@ -8,38 +8,70 @@ import { useApi } from '../ui/app-context.tsx';
 
 type Stage = keyof PricingRules['cancellation'];
 
-// The form keeps what was typed; the API checks it (ranges, a minimum below its base, a fee's
-// min above its max) and its answer is shown as it is.
-interface Draft {
-  fares: Record<RideType, Record<keyof Rate, string>>;
-  surgeCap: string;
-  cancellation: Record<Stage, Record<keyof CancellationRule, string>>;
+// The form keeps what was typed, one text per field of the document keyed by its path
+// (`fares.mini.waiting.perMinute`); the API checks it (ranges, a minimum below its base, a fee's
+// min above its max, a compliance profile's rules) and its answer is shown as it is.
+type Draft = Record<string, string>;
+
+/** Per ride type, two tables: the fare itself, then stops, waiting and the night window. */
+const FARE_COLUMNS: Record<string, { head: string; label: string }> = {
+  base: { head: 'Base', label: 'base fare' },
+  baseKm: { head: 'Base km', label: 'km the base covers' },
+  perKm: { head: 'Per km', label: 'per km' },
+  perMinute: { head: 'Per min', label: 'per minute' },
+  minimum: { head: 'Minimum', label: 'minimum fare' },
+};
+const EXTRA_COLUMNS: Record<string, { head: string; label: string; text?: true }> = {
+  perStop: { head: 'Stop', label: 'per stop' },
+  'waiting.freeMinutes': { head: 'Free wait', label: 'free waiting minutes' },
+  'waiting.perMinute': { head: 'Wait /min', label: 'waiting per minute' },
+  'night.start': { head: 'Night from', label: 'night from (HH:MM)', text: true },
+  'night.end': { head: 'Night to', label: 'night until (HH:MM)', text: true },
+  'night.multiplier': { head: 'Night ×', label: 'night multiplier' },
+};
+const CITY_FIELDS: Record<string, { label: string; hint: string }> = {
+  surgeFloor: { label: 'Surge floor', hint: 'The smallest surge multiplier a quote may carry.' },
+  surgeCap: { label: 'Surge cap', hint: 'The largest surge multiplier a quote may carry.' },
+  driverShare: { label: "Driver's share (0 to 1)", hint: "The share of a fare that is the driver's; tolls and parking pass through whole." },
+  'tollsAndParking.capPerRide': { label: 'Tolls and parking cap per ride (₹)', hint: 'What a driver may add to one ride, passed through at cost.' },
+};
+const RULE_LABELS: Record<keyof CancellationRule, string> = { share: 'share of the fare (0 to 1)', min: 'at least (₹)', max: 'at most (₹)' };
+const STAGE_LABELS: Record<Stage | 'driver', string> = {
+  ACCEPTED: 'Rider cancels, driver on the way (ACCEPTED)',
+  PICKED: 'Rider cancels, on board (PICKED)',
+  driver: 'Driver cancels an accepted ride (penalty)',
+};
+const STAGE_PREFIX: Record<Stage | 'driver', string> = { ACCEPTED: 'cancellation.ACCEPTED', PICKED: 'cancellation.PICKED', driver: 'driverCancellation' };
+const STAGE_SHORT: Record<Stage | 'driver', string> = { ACCEPTED: 'On the way', PICKED: 'On board', driver: 'Driver penalty' };
+/** Fields kept as text, not numbers. */
+const TEXT_FIELDS = /\.(start|end)$|^compliance$|^validCancellationReasons$/;
+
+function flatten(value: unknown, prefix: string, into: Draft): Draft {
+  if (Array.isArray(value)) into[prefix] = value.join('\n');
+  else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, into);
+  else into[prefix] = String(value);
+  return into;
 }
 
-const RATE_LABELS: Record<keyof Rate, string> = { base: 'base fare', perKm: 'per km', perMinute: 'per minute', minimum: 'minimum fare' };
-/** The fare table's column heads, short enough for a phone (each field's own label is the long form). */
-const RATE_HEADS: Record<keyof Rate, string> = { base: 'Base', perKm: 'Per km', perMinute: 'Per min', minimum: 'Minimum' };
-const RULE_LABELS: Record<keyof CancellationRule, string> = { share: 'share of the fare (0 to 1)', min: 'at least (₹)', max: 'at most (₹)' };
-const STAGE_LABELS: Record<Stage, string> = { ACCEPTED: 'Driver on the way (ACCEPTED)', PICKED: 'Rider on board (PICKED)' };
-
-const texts = <K extends string>(values: Record<K, number>): Record<K, string> =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)])) as Record<K, string>;
-const numbers = <K extends string>(values: Record<K, string>): Record<K, number> =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Number(value)])) as Record<K, number>;
-
-const draftOf = (rules: PricingRules): Draft => ({
-  fares: Object.fromEntries(keysOf(RIDE_TYPE_LABELS).map((type) => [type, texts(rules.fares[type])])) as Draft['fares'],
-  surgeCap: String(rules.surgeCap),
-  cancellation: { ACCEPTED: texts(rules.cancellation.ACCEPTED), PICKED: texts(rules.cancellation.PICKED) },
+const draftOf = ({ fares, surgeFloor, surgeCap, driverShare, tollsAndParking, cancellation, driverCancellation, validCancellationReasons, compliance }: PricingRules): Draft => ({
+  ...flatten({ fares, surgeFloor, surgeCap, driverShare, tollsAndParking, cancellation, driverCancellation, validCancellationReasons }, '', {}),
+  compliance: compliance ?? '',
 });
 
-const rulesOf = (draft: Draft): PricingRules => ({
-  fares: Object.fromEntries(keysOf(RIDE_TYPE_LABELS).map((type) => [type, numbers(draft.fares[type])])) as PricingRules['fares'],
-  surgeCap: Number(draft.surgeCap),
-  cancellation: { ACCEPTED: numbers(draft.cancellation.ACCEPTED), PICKED: numbers(draft.cancellation.PICKED) },
-});
+function rulesOf(draft: Draft): PricingRules {
+  const rules: Record<string, unknown> = {};
+  for (const [path, text] of Object.entries(draft)) {
+    if (path === 'compliance' && text === '') continue;
+    const value = path === 'validCancellationReasons' ? text.split('\n').map((line) => line.trim()).filter(Boolean) : TEXT_FIELDS.test(path) ? text : Number(text);
+    const keys = path.split('.');
+    let node = rules;
+    for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node[keys.at(-1)!] = value;
+  }
+  return rules as PricingRules;
+}
 
-/** Prices as versions: edit the fare table, the surge cap and the cancellation rule; rides keep the version they were priced with. */
+/** Prices as versions: edit the whole fare policy (fares, waiting, night, surge, share, tolls, cancellations, compliance); rides keep the version they were priced with. */
 export function PricingScreen() {
   const api = useApi();
   const [history, setHistory] = useState<PricingHistory | null>(null);
@@ -58,9 +90,7 @@ export function PricingScreen() {
     await load.run();
   });
 
-  const setRate = (type: RideType, key: keyof Rate, value: string) => setDraft((d) => d && { ...d, fares: { ...d.fares, [type]: { ...d.fares[type], [key]: value } } });
-  const setRule = (stage: Stage, key: keyof CancellationRule, value: string) =>
-    setDraft((d) => d && { ...d, cancellation: { ...d.cancellation, [stage]: { ...d.cancellation[stage], [key]: value } } });
+  const set = (path: string, value: string) => setDraft((d) => d && { ...d, [path]: value });
 
   return (
     <section class="stack" aria-labelledby="pricing-title">
@@ -78,55 +108,38 @@ export function PricingScreen() {
           <h3 id="pricing-form-title" class="flush">
             New version (now in force: version {history.current.version})
           </h3>
-          <table class="fares">
-            <caption class="visually-hidden">Fare table in rupees, per ride type</caption>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                {keysOf(RATE_HEADS).map((key) => (
-                  <th key={key} scope="col">
-                    {RATE_HEADS[key]}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {keysOf(RIDE_TYPE_LABELS).map((type) => (
-                <tr key={type}>
-                  <th scope="row">{RIDE_TYPE_LABELS[type]}</th>
-                  {keysOf(RATE_LABELS).map((key) => (
-                    <td key={key}>
-                      <input
-                        type="number"
-                        step="any"
-                        required
-                        aria-label={`${RIDE_TYPE_LABELS[type]} ${RATE_LABELS[key]}`}
-                        value={draft.fares[type][key]}
-                        onInput={(event) => setRate(type, key, event.currentTarget.value)}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Field label="Surge cap" hint="The largest surge multiplier a quote may carry.">
-            <input type="number" step="any" required name="surgeCap" value={draft.surgeCap} onInput={(event) => setDraft({ ...draft, surgeCap: event.currentTarget.value })} />
-          </Field>
+          <FareTable caption="Fare table in rupees, per ride type" columns={FARE_COLUMNS} draft={draft} onInput={set} />
+          <FareTable caption="Per stop, waiting at the pickup (free minutes, then per minute) and the night window (SERVICE_TIMEZONE), per ride type" columns={EXTRA_COLUMNS} draft={draft} onInput={set} />
+          <div class="toolbar">
+            {Object.entries(CITY_FIELDS).map(([path, { label, hint }]) => (
+              <Field key={path} label={label} hint={hint}>
+                <input type="number" step="any" required name={path} value={draft[path]} onInput={(event) => set(path, event.currentTarget.value)} />
+              </Field>
+            ))}
+          </div>
           {keysOf(STAGE_LABELS).map((stage) => (
             <fieldset key={stage} class="bare stack">
               <legend>
-                <strong>Cancellation fee: {STAGE_LABELS[stage]}</strong>
+                <strong>{stage === 'driver' ? STAGE_LABELS[stage] : `Cancellation fee: ${STAGE_LABELS[stage]}`}</strong>
               </legend>
               <div class="toolbar">
                 {keysOf(RULE_LABELS).map((key) => (
-                  <Field key={key} label={`${stage === 'ACCEPTED' ? 'On the way' : 'On board'}: ${RULE_LABELS[key]}`}>
-                    <input type="number" step="any" required value={draft.cancellation[stage][key]} onInput={(event) => setRule(stage, key, event.currentTarget.value)} />
+                  <Field key={key} label={`${STAGE_SHORT[stage]}: ${RULE_LABELS[key]}`}>
+                    <input type="number" step="any" required value={draft[`${STAGE_PREFIX[stage]}.${key}`]} onInput={(event) => set(`${STAGE_PREFIX[stage]}.${key}`, event.currentTarget.value)} />
                   </Field>
                 ))}
               </div>
             </fieldset>
           ))}
+          <Field label="Valid cancellation reasons" hint="One a line: a cancellation giving one of these waives the rider's fee and the driver's penalty.">
+            <textarea name="validCancellationReasons" rows={3} value={draft.validCancellationReasons} onInput={(event) => set('validCancellationReasons', event.currentTarget.value)} />
+          </Field>
+          <Field label="Compliance profile" hint="A version naming a profile cannot be saved while it breaks one of its rules.">
+            <select name="compliance" value={draft.compliance} onChange={(event) => set('compliance', event.currentTarget.value)}>
+              <option value="">None</option>
+              <option value="IN-MVAG-2025">IN-MVAG-2025 (India, Motor Vehicle Aggregator Guidelines 2025)</option>
+            </select>
+          </Field>
           <ErrorNotice message={save.error} />
           {saved && <Notice>Version {saved.version} saved: every instance quotes it within a second.</Notice>}
           <div class="row">
@@ -164,7 +177,7 @@ function Versions({ history, onCopy }: { history: PricingHistory; onCopy: (versi
               {keysOf(RIDE_TYPE_LABELS)
                 .map((type) => `${RIDE_TYPE_LABELS[type]} ${money(version.fares[type].base)} + ${money(version.fares[type].perKm)}/km`)
                 .join(' · ')}{' '}
-              · surge cap ×{version.surgeCap}
+              · surge ×{version.surgeFloor}–×{version.surgeCap} · driver {Math.round(version.driverShare * 100)} %{version.compliance ? ` · ${version.compliance}` : ''}
             </span>
             {version.version !== history.current.version && (
               <button type="button" class="secondary" onClick={() => onCopy(version)}>
@@ -175,5 +188,54 @@ function Versions({ history, onCopy }: { history: PricingHistory; onCopy: (versi
         ))}
       </ul>
     </div>
+  );
+}
+
+/** One row per ride type, one input per column (a path under `fares.<type>`). */
+function FareTable({ caption, columns, draft, onInput }: { caption: string; columns: Record<string, { head: string; label: string; text?: true }>; draft: Draft; onInput: (path: string, value: string) => void }) {
+  return (
+    <table class="fares">
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          {Object.entries(columns).map(([key, { head }]) => (
+            <th key={key} scope="col">
+              {head}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {keysOf(RIDE_TYPE_LABELS).map((type) => (
+          <tr key={type}>
+            <th scope="row">{RIDE_TYPE_LABELS[type]}</th>
+            {Object.entries(columns).map(([key, { label, text }]) => (
+              <td key={key}>
+                {text ? (
+                  <input
+                    type="text"
+                    pattern="[0-2][0-9]:[0-5][0-9]"
+                    required
+                    aria-label={`${RIDE_TYPE_LABELS[type]} ${label}`}
+                    value={draft[`fares.${type}.${key}`]}
+                    onInput={(event) => onInput(`fares.${type}.${key}`, event.currentTarget.value)}
+                  />
+                ) : (
+                  <input
+                    type="number"
+                    step="any"
+                    required
+                    aria-label={`${RIDE_TYPE_LABELS[type]} ${label}`}
+                    value={draft[`fares.${type}.${key}`]}
+                    onInput={(event) => onInput(`fares.${type}.${key}`, event.currentTarget.value)}
+                  />
+                )}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
