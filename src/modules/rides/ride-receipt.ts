@@ -1,7 +1,7 @@
 import { toIso } from '../../platform/clock.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import { driverShareOf, splitFare } from '../pricing/driver-share.ts';
-import { cancellationFee, quoteFare } from '../pricing/pricing.model.ts';
+import { cancellationFee, distanceAndTimeFare, surgeWithin } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import type { FarePart, Receipt, ReceiptInputs, ReceiptKind } from './receipt.schemas.ts';
 import type { RideRow } from './rides.repository.ts';
@@ -41,27 +41,29 @@ export function receiptKindOf(ride: Pick<RideRow, 'status' | 'cancellation_fee'>
 }
 
 /**
- * The trip's fare and its parts, each part as the fare arithmetic (pricing.model.ts `quoteFare`)
- * computes it: base, distance, time, the top-up to the minimum, and what surge added (with the
- * rounding to whole rupees), so the parts add up to the fare.
+ * The trip's fare and its parts, each part as the fare arithmetic (pricing.model.ts
+ * `distanceAndTimeFare`) computes it: base, distance, time, the top-up to the minimum, what surge
+ * added and what the night window added (the rounding to whole rupees goes with the last of them),
+ * so the parts add up to the fare.
  */
 function tripFigures(rideType: RideType, inputs: ReceiptInputs, rules: PricingRules): { fare: number; breakdown: FarePart[] } {
-  const quote = quoteFare(
-    { distanceKm: inputs.distanceKm, drivingMinutes: inputs.minutes, rideType, surgeMultiplier: inputs.surgeMultiplier, pickupEtaMinutes: 1 },
-    rules,
-    0,
-  );
-  const { minimum } = rules.fares[rideType];
+  const rate = rules.fares[rideType];
+  const surge = surgeWithin(rules, inputs.surgeMultiplier);
+  const nightMultiplier = inputs.night ? rate.night.multiplier : 1;
+  const quote = distanceAndTimeFare(rate, inputs.distanceKm, inputs.minutes, surge, nightMultiplier);
+  const fare = quote.distanceAndTimeFare;
   const beforeMinimum = round2(quote.baseFare + quote.distanceFare + quote.timeFare);
-  const beforeSurge = Math.max(minimum, beforeMinimum);
+  const beforeSurge = Math.max(rate.minimum, beforeMinimum);
+  const surgePart = nightMultiplier === 1 ? round2(fare - beforeSurge) : round2(beforeSurge * surge - beforeSurge);
   const parts: FarePart[] = [
     { part: 'base', amountInInr: quote.baseFare },
     { part: 'distance', amountInInr: quote.distanceFare },
     { part: 'time', amountInInr: quote.timeFare },
     { part: 'minimum', amountInInr: round2(beforeSurge - beforeMinimum) },
-    { part: 'surge', amountInInr: round2(quote.fare - beforeSurge) },
+    { part: 'surge', amountInInr: surgePart },
+    { part: 'night', amountInInr: round2(fare - beforeSurge - surgePart) },
   ];
-  return { fare: quote.fare, breakdown: parts.filter((part) => part.part === 'base' || part.amountInInr !== 0) };
+  return { fare, breakdown: parts.filter((part) => part.part === 'base' || part.amountInInr !== 0) };
 }
 
 /** A receipt's figures from its kind, type and inputs under the rules of its version: what a checker recomputes. */

@@ -73,8 +73,9 @@ describe('fare policy v2 through HTTP', () => {
     assert.deepEqual({ fare: quote.fare, baseFare: quote.baseFare, distanceFare: quote.distanceFare, timeFare: quote.timeFare, night: quote.nightMultiplier }, { fare: 208, baseFare: 60, distanceFare: 98, timeFare: 50, night: 1 });
     const published = await call(t.app, 'GET', `/pricing/versions/${saved.body.version}`);
     assertOk(published);
-    const { version: _version, createdAt: _createdAt, ...rules } = published.body;
-    assert.deepEqual(rules, V2);
+    const { version, createdAt, ...rules } = published.body;
+    assert.deepEqual({ version, rules }, { version: saved.body.version, rules: V2 });
+    assert.equal(createdAt, saved.body.createdAt);
   });
 
   test('a trip expected to end in the night window is quoted with the night multiplier', async () => {
@@ -99,8 +100,8 @@ describe('pricing documents stored before version 2 of the fare policy', () => {
     try {
       await before.migrate('2026-11-27-02-audit-client-request-id');
       await before.transactions.run(async ({ db }) => {
-        await sql`insert into users (id, email, name, password_hash, role, created_at, updated_at) values (1, 'op@example.com', 'Op', 'x', 'ADMIN', 1, 1)`.execute(db);
-        await sql`insert into pricing_versions (version, rules, created_at, created_by) values (2, ${JSON.stringify(OLD_V2)}, 1, 1)`.execute(db);
+        await sql`insert into users (email, name, password_hash, role, created_at, updated_at) values ('op@example.com', 'Op', 'x', 'ADMIN', 1, 1)`.execute(db);
+        await sql`insert into pricing_versions (version, rules, created_at, created_by) values (2, ${JSON.stringify(OLD_V2)}, 1, (select id from users))`.execute(db);
       });
     } finally {
       await before.destroy();
