@@ -1,7 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
-import { useSettings } from '../ui/app-context.tsx';
 import { ErrorNotice, Notice } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
@@ -20,7 +19,6 @@ const SOURCE_TEXT: Record<PositionSource, string> = {
 
 /** Online and offline, the offers as they come, and the ride once accepted. */
 export function DriveScreen({ driver }: { driver: Driver }) {
-  const settings = useSettings();
   const { profile, online, position, source, offers, ride, notice } = driver;
   const offline = useAction(driver.goOffline);
   const onTrip = ride !== null && livePosition(ride.status);
@@ -72,7 +70,6 @@ export function DriveScreen({ driver }: { driver: Driver }) {
         </div>
       )}
       <MapView
-        settings={settings}
         label="Map: you, and the pickup and drop of your offer or ride"
         markers={markers}
         line={position && target ? [position, target] : undefined}

@@ -120,7 +120,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
 /** Asks before the driver cancels, with what the service says cancelling now costs them. */
 function ConfirmCancel({ ride, onRide, onKeep }: Pick<Props, 'ride' | 'onRide'> & { onKeep: () => void }) {
   const api = useApi();
-  const fee = useCancellationQuote(api, ride);
+  const fee = useCancellationQuote(ride);
   const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
   return (
     <div class="card stack">

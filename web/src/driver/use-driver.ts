@@ -24,7 +24,7 @@ const withName = (next: Ride | null, shown: Ride | null): Ride | null =>
 /** What the signed-in driver app knows and does: profile, online, offers, the ride, position reports, notices. */
 export function useDriver() {
   const api = useApi();
-  const notifications = useNotifications(api);
+  const notifications = useNotifications();
   const [profile, setProfile] = useState<DriverProfile | null | undefined>(undefined);
   const [online, setOnline] = useState(false);
   const [offers, setOffers] = useState<Offer[]>([]);

@@ -3,6 +3,7 @@ import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
 import type { WebAppSettings } from '../config.ts';
+import { useSettings } from '../ui/app-context.tsx';
 import { CITY_CENTRE } from './places.ts';
 import './map.css';
 
@@ -17,7 +18,6 @@ export interface MapMarker extends Point {
 }
 
 interface Props {
-  settings: WebAppSettings;
   /** Names the map region for assistive technology. */
   label: string;
   markers: MapMarker[];
@@ -41,7 +41,8 @@ interface MapState {
  * A Leaflet map with tiles from MAP_TILE_URL and markers drawn as shapes, not images: when tiles
  * cannot load (offline, blocked) the map turns to a plain background and every marker still shows.
  */
-export function MapView({ settings, label, markers, line, onPick, onDrag }: Props) {
+export function MapView({ label, markers, line, onPick, onDrag }: Props) {
+  const settings = useSettings();
   const element = useRef<HTMLDivElement>(null);
   const state = useRef<MapState | null>(null);
   // Leaflet keeps the listeners it was given; they read the latest props through this.

@@ -2,8 +2,8 @@ import { cellToBoundary } from 'h3-js';
 import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
 import type { LiveDriver, LiveDriverState, PublicRide, ZoneView } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { baseMap, textContent } from '../map/map-view.tsx';
+import { useSettings } from '../ui/app-context.tsx';
 import { go } from '../ui/router.ts';
 import { keysOf } from '../ui/labels.ts';
 import { INTENSITY_LABELS, LIVE_STATE_LABELS } from './ops-labels.ts';
@@ -19,7 +19,6 @@ export interface View {
 const MAX_RADIUS_KM = 50;
 
 interface Props {
-  settings: WebAppSettings;
   drivers: readonly LiveDriver[];
   requests: readonly PublicRide[];
   zones: readonly ZoneView[];
@@ -48,7 +47,8 @@ interface Layers {
  * the service draws its zones with), open requests as squares that open the ride, drivers as dots
  * by state. Drawn on a canvas: a city's drivers are hundreds of markers.
  */
-export function LiveMap({ settings, drivers, requests, zones, onView }: Props) {
+export function LiveMap({ drivers, requests, zones, onView }: Props) {
+  const settings = useSettings();
   const element = useRef<HTMLDivElement>(null);
   const layers = useRef<Layers | null>(null);
   const viewed = useRef(onView);

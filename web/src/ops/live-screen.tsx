@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Paged } from '../api/client.ts';
 import type { LiveDrivers, LiveDriverState, Overview, PublicRide, ZonesResponse } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { money, secondsOf } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
@@ -18,12 +17,8 @@ const REFRESH_MS = 5_000;
 const DRIVERS_PER_VIEW = 500;
 const NOTHING_YET: never[] = [];
 
-interface Props {
-  settings: WebAppSettings;
-}
-
 /** The service now: today's figures, and a live map of drivers, open requests and surge by zone. */
-export function LiveScreen({ settings }: Props) {
+export function LiveScreen() {
   const api = useApi();
   const [view, setView] = useState<View | null>(null);
   const [overview, setOverview] = useState<Overview | null>(null);
@@ -54,7 +49,7 @@ export function LiveScreen({ settings }: Props) {
       </div>
       <ErrorNotice message={poll.error || readDrivers.error} />
       {overview && <Figures overview={overview} />}
-      <LiveMap settings={settings} drivers={drivers} requests={open} zones={zones?.zones ?? NOTHING_YET} onView={setView} />
+      <LiveMap drivers={drivers} requests={open} zones={zones?.zones ?? NOTHING_YET} onView={setView} />
       <LiveMapLegend />
       <p class="flush" data-testid="map-summary">
         In view: {drivers.length} {drivers.length === 1 ? 'driver' : 'drivers'} ({byState('available')} available, {byState('busy')} on a ride, {byState('not_cleared')} not cleared)

@@ -51,7 +51,7 @@ export function OpsApp() {
   const route = pattern === '/rides/:id' ? (rideId === null ? '/' : '/rides') : pattern;
   return (
     <Shell title="Ride — operator console" route={route} links={LINKS} wide onSignOut={() => void api.client.signOut()}>
-      {route === '/' && <LiveScreen settings={settings} />}
+      {route === '/' && <LiveScreen />}
       {route === '/rides' && (rideId !== null ? <RideScreen key={rideId} rideId={rideId} /> : <RidesScreen />)}
       {route === '/users' && <UsersScreen />}
       {route === '/drivers' && <DriversScreen approvalRequired={settings.driverApprovalRequired} />}

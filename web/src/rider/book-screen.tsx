@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Point } from '../../../src/contract/types.ts';
 import type { FareEstimate, PaymentMode, Ride, RideType } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import type { Place } from '../map/places.ts';
 import { Choice, ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
@@ -12,7 +11,6 @@ import { PlaceInput } from './place-input.tsx';
 import { useApi } from '../ui/app-context.tsx';
 
 interface Props {
-  settings: WebAppSettings;
   onBooked: (ride: Ride) => void;
 }
 
@@ -21,7 +19,7 @@ type End = 'pickup' | 'drop';
 const pinned = (point: Point): Place => ({ name: `Pinned point ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`, ...point });
 
 /** Where from, where to, which ride type at what price, how to pay: then book. */
-export function BookScreen({ settings, onBooked }: Props) {
+export function BookScreen({ onBooked }: Props) {
   const api = useApi();
   const [pickup, setPickup] = useState<Place | null>(null);
   const [drop, setDrop] = useState<Place | null>(null);
@@ -85,7 +83,6 @@ export function BookScreen({ settings, onBooked }: Props) {
         <PlaceInput label="Drop" value={drop} onChange={setDrop} onUseMap={() => setMapSets('drop')} mapArmed={mapSets === 'drop'} />
       </div>
       <MapView
-        settings={settings}
         label="Map: tap to set the pickup or the drop"
         markers={markers}
         line={pickup && drop ? [pickup, drop] : undefined}

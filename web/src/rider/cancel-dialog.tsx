@@ -16,7 +16,7 @@ export function CancelDialog({ ride, onCancelled, onClose }: Props) {
   const api = useApi();
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
-  const fee = useCancellationQuote(api, ride);
+  const fee = useCancellationQuote(ride);
   useEffect(() => {
     dialog.current?.showModal();
   }, []);

@@ -2,9 +2,9 @@ import { useMemo, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/contract/types.ts';
 import { durationMinutes, livePosition, roadDistanceKm } from '../../../src/contract/rules.ts';
 import type { Ride } from '../api/types.ts';
-import type { WebAppSettings } from '../config.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
+import { useSettings } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
 import { km, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
@@ -14,7 +14,6 @@ import { PaymentPanel } from './payment-panel.tsx';
 import { RatingForm } from './rating-form.tsx';
 
 interface Props {
-  settings: WebAppSettings;
   ride: Ride;
   /** The newest position from the realtime channel (newer than the ride's own). */
   driverAt: RidePosition | null;
@@ -23,7 +22,8 @@ interface Props {
 }
 
 /** One booked ride from request to rating: the driver on the map, the codes, cancel, pay, rate. */
-export function RideScreen({ settings, ride, driverAt, onRide, onDone }: Props) {
+export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
+  const { checkoutUrl } = useSettings();
   const [cancelling, setCancelling] = useState(false);
   const pickup = pointOf(ride.pickupLat, ride.pickupLon);
   const drop = pointOf(ride.dropLat, ride.dropLon);
@@ -60,7 +60,7 @@ export function RideScreen({ settings, ride, driverAt, onRide, onDone }: Props) 
         </p>
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
-      <MapView settings={settings} label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
+      <MapView label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
         <div class="card">
           <h3>Start code</h3>
@@ -97,7 +97,7 @@ export function RideScreen({ settings, ride, driverAt, onRide, onDone }: Props) 
           {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
         </Notice>
       )}
-      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel checkoutUrl={settings.checkoutUrl} ride={ride} onRide={onRide} />}
+      {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel checkoutUrl={checkoutUrl} ride={ride} onRide={onRide} />}
       {ride.status === 'COMPLETED' && <RatingForm ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { CancellationQuote, Ride } from '../api/types.ts';
+import { useApi } from './app-context.tsx';
 import { ErrorNotice } from './components.tsx';
 import { money } from './format.ts';
 import { useAction } from './use-action.ts';
@@ -16,7 +16,8 @@ export interface Quote {
  * Asks the service what cancelling the ride now would cost the user (GET /rides/cancel/{id}), again
  * whenever the ride's status changes: a driver accepting while the question is open makes it cost.
  */
-export function useCancellationQuote(api: Api, ride: Ride): Quote {
+export function useCancellationQuote(ride: Ride): Quote {
+  const api = useApi();
   const [quote, setQuote] = useState<CancellationQuote | null>(null);
   // Only the newest question's answer counts: an older one may describe the status before.
   const asked = useRef(0);

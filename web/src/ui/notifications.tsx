@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'preact/hooks';
-import type { Api } from '../api/endpoints.ts';
 import type { Notification } from '../api/types.ts';
+import { useApi } from './app-context.tsx';
 import { ErrorNotice } from './components.tsx';
 import { dateTimeOf } from './format.ts';
 import { useAction } from './use-action.ts';
@@ -19,7 +19,8 @@ export interface Notifications {
 }
 
 /** The user's in-app notifications and their unread count, kept live by the realtime channel. */
-export function useNotifications(api: Api): Notifications {
+export function useNotifications(): Notifications {
+  const api = useApi();
   const [items, setItems] = useState<Notification[]>([]);
   const [unread, setUnread] = useState(0);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
