@@ -36,6 +36,8 @@ import { createPayments } from './modules/payments/payments.module.ts';
 import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
+import { createSafety } from './modules/safety/safety.module.ts';
+import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
@@ -182,6 +184,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
+  const safety = createSafety({ db, transactions, rides: rides.queries, router, clock });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
@@ -222,6 +225,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(notificationsRoutes, { prefix: '/notifications', service: notifications, streams });
   await app.register(ridesRoutes, { prefix: '/rides', ...rides });
   await app.register(complaintsRoutes, { prefix: '/rides', service: complaints });
+  await app.register(safetyRoutes, safety);
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
   await app.register(zonesRoutes, { prefix: '/admin', service: insights });

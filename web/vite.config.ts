@@ -36,7 +36,7 @@ function precompress(): Plugin {
 // `npx vite --config web/vite.config.ts` serves the apps with live reload at :5173/app/ and hands
 // every API call to the service on :8080 (start it with npm start).
 const API = 'http://127.0.0.1:8080';
-const proxied = ['/auth', '/rides', '/drivers', '/payments', '/user-settings', '/notifications', '/admin', '/app/config.json'];
+const proxied = ['/auth', '/rides', '/drivers', '/payments', '/user-settings', '/notifications', '/admin', '/share', '/app/config.json'];
 
 export default defineConfig({
   root: import.meta.dirname,
@@ -56,6 +56,7 @@ export default defineConfig({
         rider: join(import.meta.dirname, 'index.html'),
         driver: join(import.meta.dirname, 'driver/index.html'),
         ops: join(import.meta.dirname, 'ops/index.html'),
+        share: join(import.meta.dirname, 'share/index.html'),
       },
     },
   },

@@ -20,8 +20,9 @@ export interface Route<P extends string = string, Q = unknown, B = unknown, R = 
   readonly types?: { query: Q; body: B; response: R };
 }
 
-/** The names of a path's `:name` parameters. */
-export type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+/** The names of a path's `:name` parameters (a name ends at a `/` or, as in `:token.json`, at a `.`). */
+export type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? BareName<Name> | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? BareName<Name> : never;
+type BareName<N extends string> = N extends `${infer Name}.${string}` ? Name : N;
 
 /** A phantom value standing for a type in the table below. */
 const of = <X>(): X => undefined as X;
@@ -68,6 +69,11 @@ export const routes = {
     receipt: route('GET', '/rides/:rideId/receipt', { response: of<T.SignedReceipt>() }),
     paymentMode: route('POST', '/rides/:rideId/payment-mode', { body: of<T.PaymentModeBody>(), response: of<T.Ride>() }),
     location: route('POST', '/rides/location/:rideId', { body: of<T.Position>(), response: of<T.LocationResponse>() }),
+  },
+  safety: {
+    share: route('POST', '/rides/:rideId/share', { response: of<T.ShareLink>() }),
+    stopSharing: route('DELETE', '/rides/:rideId/share', { response: of<T.MessageResponse>() }),
+    shared: route('GET', '/share/:token.json', { access: 'public', response: of<T.SharedTrip>() }),
   },
   drivers: {
     profile: route('GET', '/drivers/me/profile', { response: of<T.DriverProfile>() }),

@@ -23,6 +23,7 @@ import type {
   StatusBody,
 } from '../modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
+import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
 import type {
@@ -107,6 +108,8 @@ export type {
   Role,
   Settings,
   SettingsUpdate,
+  SharedTrip,
+  ShareLink,
   SignedReceipt,
   SignupBody,
   StatusBody,

@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 // map, with its few named exceptions (docs/architecture.md lists them with their reasons).
 
 /** Who owns each table: a module of src/modules/, or `platform` for a cross-cutting piece of src/platform/. */
-export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'rides' | 'settings';
+export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'rides' | 'safety' | 'settings';
 
 export const tableOwners = {
   users: 'auth',
@@ -25,6 +25,7 @@ export const tableOwners = {
   refunds: 'payments',
   audit_log: 'admin',
   complaints: 'complaints',
+  trip_shares: 'safety',
   /** platform/idempotency.ts: the stored answers of retried requests. */
   idempotency_keys: 'platform',
 } as const satisfies Record<keyof Database, TableOwner>;

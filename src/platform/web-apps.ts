@@ -44,8 +44,9 @@ const REVALIDATE = 'no-cache';
 const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 /**
- * The rider app (/app/), the driver app (/app/driver) and the operator console (/app/ops), built by
- * Vite into `root` during `npm install`. Not API operations: hidden from the OpenAPI document.
+ * The rider app (/app/), the driver app (/app/driver), the operator console (/app/ops) and the page of
+ * a trip-sharing link (/share/<token>), built by Vite into `root` during `npm install`. Not API
+ * operations: hidden from the OpenAPI document.
  * Precompressed .br/.gz files written by the build are served when the browser accepts them.
  */
 export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkoutUrl, driverApprovalRequired }: WebAppsOptions): Promise<void> {
@@ -72,6 +73,9 @@ export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkout
   app.get('/', route, (_request, reply) => reply.redirect('/app/'));
   app.get('/app', route, (_request, reply) => reply.redirect('/app/'));
   for (const [path, file] of Object.entries(PAGES)) app.get(path, route, (_request, reply) => reply.sendFile(file));
+  // A trip-sharing link's page (the safety module answers its .json): one page for every token, which
+  // it reads from its address; the address must reach no other site, so no Referer leaves it.
+  app.get('/share/:token', route, (_request, reply) => reply.header('referrer-policy', 'no-referrer').sendFile('share/index.html'));
   app.get('/app/config.json', route, (_request, reply: FastifyReply) => reply.header('cache-control', REVALIDATE).send(settings));
   app.get<{ Params: { file: string } }>('/app/assets/:file', {
     ...route,

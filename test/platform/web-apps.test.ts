@@ -25,9 +25,11 @@ function fakeBuild(): string {
   mkdirSync(join(root, 'assets'));
   mkdirSync(join(root, 'driver'));
   mkdirSync(join(root, 'ops'));
+  mkdirSync(join(root, 'share'));
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>rider</title>');
   writeFileSync(join(root, 'driver', 'index.html'), '<!doctype html><title>driver</title>');
   writeFileSync(join(root, 'ops', 'index.html'), '<!doctype html><title>ops</title>');
+  writeFileSync(join(root, 'share', 'index.html'), '<!doctype html><title>share</title>');
   writeFileSync(join(root, 'assets', 'rider-AbC123.js'), SCRIPT);
   writeFileSync(join(root, 'assets', 'rider-AbC123.js.br'), brotliCompressSync(SCRIPT));
   writeFileSync(join(root, 'assets', 'rider-AbC123.js.gz'), gzipSync(SCRIPT));
@@ -62,6 +64,15 @@ describe('web apps served by the service', () => {
       assert.equal(reply.headers['cache-control'], 'no-cache', url);
       assert.match(String(reply.headers['content-type']), /^text\/html/, url);
     }
+  });
+
+  test("a sharing link's page answers at /share/<token> under the apps' policy, and its address leaves in no Referer", async () => {
+    const reply = await t.app.inject({ url: `/share/${'x'.repeat(43)}` });
+    assert.equal(reply.statusCode, 200);
+    assert.match(reply.body, /<title>share<\/title>/);
+    assert.equal(reply.headers['referrer-policy'], 'no-referrer');
+    assert.equal(reply.headers['cache-control'], 'no-cache');
+    assert.equal(directives(String(reply.headers['content-security-policy']))['default-src'], "'self'");
   });
 
   test('pages run scripts from the service and the payment checkout only, talk to nothing else, and show images from the tile server', async () => {

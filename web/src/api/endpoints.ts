@@ -48,6 +48,11 @@ export function createApi(storageKey: string) {
       accept: (offerId: Id) => http.call(routes.offers.accept, { params: { offerId } }),
       decline: (offerId: Id, body: BodyOf<typeof routes.offers.decline>) => http.call(routes.offers.decline, { params: { offerId }, body }),
     },
+    safety: {
+      /** A new sharing link for family or friends: a page with the driver, the vehicle and where they are. */
+      share: (rideId: Id) => http.call(routes.safety.share, { params: byRide(rideId) }),
+      stopSharing: (rideId: Id) => http.call(routes.safety.stopSharing, { params: byRide(rideId) }),
+    },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */
       order: oneKeyPerIntent((body: OrderBody, idempotencyKey) => http.call(routes.payments.order, { body, idempotencyKey })),

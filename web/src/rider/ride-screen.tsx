@@ -12,6 +12,7 @@ import { CancelDialog } from './cancel-dialog.tsx';
 import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { RatingForm } from './rating-form.tsx';
+import { ShareTrip } from './share-trip.tsx';
 
 interface Props {
   ride: Ride;
@@ -60,6 +61,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
         </p>
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
+      {following && <ShareTrip ride={ride} />}
       <MapView label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
         <div class="card">

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { signUp } from '../helpers/factories.ts';
+import { acceptedRide } from '../helpers/rides.ts';
+
+// docs/safety.md is copy-paste documentation: this runs its shell blocks, in order, against a test
+// app on a real port (in whichever mode the environment selects), with the ride under way the page
+// assumes, so the page breaks the build the day it stops being true.
+
+const PAGE = join(import.meta.dirname, '../../docs/safety.md');
+const missingTools = ['bash', 'curl', 'jq'].filter((tool) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return true;
+  }
+});
+
+describe('docs/safety.md', { skip: missingTools.length > 0 ? `needs ${missingTools.join(', ')}` : false }, () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => t.close());
+
+  test('every command of the page runs, and each answers as the page says', async () => {
+    const rider = await signUp(t);
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const { booked } = await acceptedRide(t, rider, driver);
+    const blocks = [...readFileSync(PAGE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+    assert.match(blocks[0], /^BASE=http:\/\/localhost:8080\n/);
+    const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
+    // Not execFileSync: the service answering the script runs in this process.
+    const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(output, /^\["expiresAt","url"\]$/m, output);
+    assert.match(output, /^\["driverFirstName","etaMinutes","position","status","vehicleModel","vehicleNumber"\]$/m, output);
+    assert.match(output, /^\{"message":"Sharing of ride \d+ ended"\}$/m, output);
+    assert.match(output, /^after revoking: 404$/m, output);
+  });
+});
