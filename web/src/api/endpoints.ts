@@ -52,6 +52,8 @@ export function createApi(storageKey: string) {
       /** A new sharing link for family or friends: a page with the driver, the vehicle and where they are. */
       share: (rideId: Id) => http.call(routes.safety.share, { params: byRide(rideId) }),
       stopSharing: (rideId: Id) => http.call(routes.safety.stopSharing, { params: byRide(rideId) }),
+      /** What a sharing link shows (public: the share page has no session). */
+      shared: (token: string) => http.call(routes.safety.shared, { params: { token } }),
     },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */

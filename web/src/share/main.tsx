@@ -1,5 +1,7 @@
 import { render } from 'preact';
+import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
+import { AppProvider } from '../ui/app-context.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { SharePage } from './share-page.tsx';
@@ -9,7 +11,9 @@ const settings = await loadSettings();
 const token = decodeURIComponent(location.pathname.split('/').pop() ?? '');
 render(
   <ErrorBoundary app="the shared trip">
-    <SharePage settings={settings} token={token} />
+    <AppProvider api={createApi('ride-hailing.share')} settings={settings}>
+      <SharePage token={token} />
+    </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,
 );

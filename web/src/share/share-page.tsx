@@ -1,9 +1,8 @@
-import { useCallback, useMemo, useState } from 'preact/hooks';
-import { ApiError, HttpClient } from '../../../src/contract/http-client.ts';
-import { routes } from '../../../src/contract/routes.ts';
-import type { SharedTrip } from '../../../src/contract/types.ts';
-import type { WebAppSettings } from '../config.ts';
+import { useCallback, useState } from 'preact/hooks';
+import { ApiError } from '../api/client.ts';
+import type { SharedTrip } from '../api/types.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
+import { useApi } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
 import { timeOf } from '../ui/format.ts';
 import { usePolling } from '../ui/use-polling.ts';
@@ -33,19 +32,19 @@ function headline(trip: SharedTrip): string {
  * The public page of a trip-sharing link (/share/<token>): the driver, the vehicle and where they
  * are, polled from /share/<token>.json; no account, no token of any user.
  */
-export function SharePage({ settings, token }: { settings: WebAppSettings; token: string }) {
-  const http = useMemo(() => new HttpClient(), []);
+export function SharePage({ token }: { token: string }) {
+  const api = useApi();
   const [trip, setTrip] = useState<SharedTrip | null>(null);
   const [ended, setEnded] = useState(false);
   const load = useCallback(async () => {
     if (ended) return;
     try {
-      setTrip(await http.call(routes.safety.shared, { params: { token } }));
+      setTrip(await api.safety.shared(token));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 400)) setEnded(true);
       else throw error;
     }
-  }, [http, token, ended]);
+  }, [api, token, ended]);
   const polling = usePolling(load, POLL_MS);
 
   const markers: MapMarker[] = trip?.position ? [{ id: 'driver', kind: 'driver', label: 'The driver', lat: trip.position.lat, lon: trip.position.lon }] : [];
@@ -70,7 +69,7 @@ export function SharePage({ settings, token }: { settings: WebAppSettings; token
               ]}
             />
             {polling.error && <Notice kind="warn">Could not refresh: {polling.error}</Notice>}
-            <MapView settings={settings} label="Where the driver is" markers={markers} />
+            <MapView label="Where the driver is" markers={markers} />
           </>
         )}
       </main>
