@@ -12,7 +12,7 @@ export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 export const FarePart = Type.Object({
   part: Type.String({
     description:
-      'base, distance, time, minimum (the top-up to the minimum fare), surge (what the multiplier added, with rounding), waiting, night, stops, tolls, parking, cancellationFee',
+      'base, distance, time, minimum (the top-up to the minimum fare), surge (what the multiplier added), night, waiting, stops, tolls, parking, rounding (to the whole rupee), cancellationFee',
   }),
   amountInInr: Type.Number({ description: 'Rupees (may carry paise); the parts add up to the fare' }),
 });

@@ -43,8 +43,7 @@ export function receiptKindOf(ride: Pick<RideRow, 'status' | 'cancellation_fee'>
 /**
  * The trip's fare and its parts, each part as the fare arithmetic (pricing.model.ts
  * `distanceAndTimeFare`) computes it: base, distance, time, the top-up to the minimum, what surge
- * added and what the night window added (the rounding to whole rupees goes with the last of them),
- * so the parts add up to the fare.
+ * added, what the night window added, and the rounding to whole rupees, so the parts add up to the fare.
  */
 function tripFigures(rideType: RideType, inputs: ReceiptInputs, rules: PricingRules): { fare: number; breakdown: FarePart[] } {
   const rate = rules.fares[rideType];
@@ -54,14 +53,17 @@ function tripFigures(rideType: RideType, inputs: ReceiptInputs, rules: PricingRu
   const fare = quote.distanceAndTimeFare;
   const beforeMinimum = round2(quote.baseFare + quote.distanceFare + quote.timeFare);
   const beforeSurge = Math.max(rate.minimum, beforeMinimum);
-  const surgePart = nightMultiplier === 1 ? round2(fare - beforeSurge) : round2(beforeSurge * surge - beforeSurge);
+  // Each step to the paisa, so the parts add up to the fare exactly.
+  const surged = round2(beforeSurge * surge);
+  const atNight = round2(surged * nightMultiplier);
   const parts: FarePart[] = [
     { part: 'base', amountInInr: quote.baseFare },
     { part: 'distance', amountInInr: quote.distanceFare },
     { part: 'time', amountInInr: quote.timeFare },
     { part: 'minimum', amountInInr: round2(beforeSurge - beforeMinimum) },
-    { part: 'surge', amountInInr: surgePart },
-    { part: 'night', amountInInr: round2(fare - beforeSurge - surgePart) },
+    { part: 'surge', amountInInr: round2(surged - beforeSurge) },
+    { part: 'night', amountInInr: round2(atNight - surged) },
+    { part: 'rounding', amountInInr: round2(fare - atNight) },
   ];
   return { fare, breakdown: parts.filter((part) => part.part === 'base' || part.amountInInr !== 0) };
 }
@@ -78,6 +80,14 @@ export function receiptFigures(receipt: Pick<Receipt, 'kind' | 'rideType' | 'inp
   return { breakdown: [{ part: 'cancellationFee', amountInInr: fee }], fare: fee, driverShare: share, ...splitFare(fee, 0, share) };
 }
 
+/**
+ * Tolls and parking the ride's driver added, passed through at cost to them: none under pricing
+ * rules without them (version 1). Receipts and earnings both take them from here.
+ */
+export function passedThroughOf(_ride: ReceiptRow): number {
+  return 0;
+}
+
 /** The inputs a ride's fare was computed from, as its row records them. */
 function inputsOf(ride: ReceiptRow, kind: ReceiptKind): ReceiptInputs {
   return {
@@ -88,7 +98,7 @@ function inputsOf(ride: ReceiptRow, kind: ReceiptKind): ReceiptInputs {
     zone: ride.pickup_zone,
     surgeMultiplier: ride.surge_multiplier,
     night: false,
-    tollsAndParkingInInr: 0,
+    tollsAndParkingInInr: kind === 'trip' ? passedThroughOf(ride) : 0,
     cancelledWhile: kind === 'cancellation' ? (ride.picked_at === null ? 'ACCEPTED' : 'PICKED') : null,
   };
 }
