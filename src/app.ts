@@ -36,6 +36,7 @@ import { createPayments } from './modules/payments/payments.module.ts';
 import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
+import { earningsRoutes } from './modules/rides/earnings.routes.ts';
 import { createSafety } from './modules/safety/safety.module.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
+    timeZone: config.serviceTimezone,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
@@ -227,6 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(complaintsRoutes, { prefix: '/rides', service: complaints });
   await app.register(safetyRoutes, safety);
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
+  await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
   await app.register(zonesRoutes, { prefix: '/admin', service: insights });
   await app.register(auditRoutes, { prefix: '/admin', audit });

@@ -81,6 +81,7 @@ export const routes = {
     report: route('PUT', '/drivers/me/location', { body: of<T.Position>(), response: of<T.DriverLocation>() }),
     location: route('GET', '/drivers/me/location', { response: of<T.DriverLocation>() }),
     goOffline: route('DELETE', '/drivers/me/location', { response: of<T.MessageResponse>() }),
+    earnings: route('GET', '/drivers/me/earnings', { query: of<T.EarningsQuery>(), response: of<T.Earnings>() }),
   },
   offers: {
     pending: route('GET', '/drivers/me/offers', { response: of<T.Offer[]>() }),

@@ -47,6 +47,7 @@ import type { MessageResponse as MessageSchema } from '../platform/schemas.ts';
 import type { UserMessage } from '../platform/realtime/hub.ts';
 import type { ClientMessages, UserMessages } from '../events.ts';
 import type { FarePart, Receipt, ReceiptInputs, SignedReceipt } from '../modules/rides/receipt.schemas.ts';
+import type { EarningDay, EarningPenalty, EarningRide, Earnings, EarningsQuery } from '../modules/rides/earnings.schemas.ts';
 import type { ReceiptKey, ReceiptKeySet } from '../platform/receipt-signing.ts';
 import type { ChannelMessage, ClientMessageOf } from '../platform/realtime/client-messages.ts';
 
@@ -73,6 +74,11 @@ export type {
   DeletionRequest,
   DriverLocation,
   DriverProfile,
+  EarningDay,
+  EarningPenalty,
+  EarningRide,
+  Earnings,
+  EarningsQuery,
   EstimateQuery,
   FareBreakdown,
   FareEstimate,

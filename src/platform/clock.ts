@@ -31,3 +31,16 @@ export function startOfLocalDay(epochMs: number, timeZone: string): number {
   const guess = day - offsetAt(epochMs);
   return day - offsetAt(guess);
 }
+
+/** The calendar date (`YYYY-MM-DD`) in the IANA zone at that instant. */
+export function localDate(epochMs: number, timeZone: string): string {
+  return new Date(wallClockAsUtc(epochMs, timeZone).day).toISOString().slice(0, 10);
+}
+
+/** When a calendar date (`YYYY-MM-DD`) began in the IANA zone (its local midnight), as epoch milliseconds. */
+export function startOfLocalDate(date: string, timeZone: string): number {
+  const noon = Date.parse(`${date}T12:00:00Z`);
+  // Local noon of that date is within 14 hours of UTC noon; from there, back to its midnight.
+  const offset = wallClockAsUtc(noon, timeZone).ms - noon;
+  return startOfLocalDay(noon - offset, timeZone);
+}

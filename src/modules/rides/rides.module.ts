@@ -18,6 +18,7 @@ import type { FareQuotes } from '../pricing/fare-quotes.ts';
 import { RideCancellation } from './ride-cancellation.service.ts';
 import { RideCodes } from './ride-codes.ts';
 import { RideDispatch } from './ride-dispatch.service.ts';
+import { DriverEarnings } from './driver-earnings.service.ts';
 import { RideFeedback } from './ride-feedback.service.ts';
 import { RideLifecycle } from './ride-lifecycle.service.ts';
 import { RidePaymentMode } from './ride-payment-mode.ts';
@@ -56,6 +57,8 @@ export interface RideModuleDependencies {
   maxOpenRidesPerRider: number;
   /** MAX_RIDE_KM. */
   maxRideKm: number;
+  /** SERVICE_TIMEZONE: where a driver's earning days begin. */
+  timeZone: string;
 }
 
 /** The ride module's services, one job each. */
@@ -69,6 +72,8 @@ export interface RideServices {
   queries: RideQueries;
   /** Signed receipts of finished rides. */
   receipts: RideReceipts;
+  /** A driver's earnings from the rides they drove. */
+  earnings: DriverEarnings;
   payments: RidePayments;
   /** The rider's choice of how to pay (cash when the online checkout fails). */
   paymentMode: RidePaymentMode;
@@ -105,6 +110,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     tracking,
     queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
     receipts: new RideReceipts({ db, pricing: deps.pricing, signer: deps.signer }),
+    earnings: new DriverEarnings({ db, pricing: deps.pricing, clock, timeZone: deps.timeZone }),
     payments: new RidePayments(db, events),
     paymentMode: new RidePaymentMode({ db, transactions, events }),
     transitions,

@@ -1,0 +1,14 @@
+import type { Db } from '../../db/database.ts';
+import type { EarningRow } from './earnings.ts';
+
+/** A driver's rides completed in [start, end), newest first (index rides_driver_completed). */
+export function completedBy(db: Db, driverId: number, start: number, end: number): Promise<EarningRow[]> {
+  return db
+    .selectFrom('rides')
+    .select(['id', 'status', 'ride_type', 'distance_km', 'duration_minutes', 'surge_multiplier', 'fare', 'pricing_version', 'pickup_zone', 'picked_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'cancellation_fee'])
+    .where('driver_id', '=', driverId)
+    .where('completed_at', '>=', start)
+    .where('completed_at', '<', end)
+    .orderBy('completed_at', 'desc')
+    .execute() as Promise<EarningRow[]>;
+}
