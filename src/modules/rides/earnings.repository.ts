@@ -5,7 +5,7 @@ import type { EarningRow } from './earnings.ts';
 export function completedBy(db: Db, driverId: number, start: number, end: number): Promise<EarningRow[]> {
   return db
     .selectFrom('rides')
-    .select(['id', 'status', 'ride_type', 'distance_km', 'duration_minutes', 'surge_multiplier', 'fare', 'pricing_version', 'pickup_zone', 'picked_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'cancellation_fee'])
+    .select(['id', 'status', 'ride_type', 'distance_km', 'duration_minutes', 'surge_multiplier', 'fare', 'pricing_version', 'pickup_zone', 'created_at', 'picked_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'cancellation_fee'])
     .where('driver_id', '=', driverId)
     .where('completed_at', '>=', start)
     .where('completed_at', '<', end)

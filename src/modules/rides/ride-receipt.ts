@@ -1,7 +1,7 @@
 import { toIso } from '../../platform/clock.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import { driverShareOf, splitFare } from '../pricing/driver-share.ts';
-import { cancellationFee, distanceAndTimeFare, surgeWithin } from '../pricing/pricing.model.ts';
+import { cancellationFee, distanceAndTimeFare, nightMultiplierAt, surgeWithin } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import type { FarePart, Receipt, ReceiptInputs, ReceiptKind } from './receipt.schemas.ts';
 import type { RideRow } from './rides.repository.ts';
@@ -21,6 +21,7 @@ export type ReceiptRow = Pick<
   | 'fare'
   | 'pricing_version'
   | 'pickup_zone'
+  | 'created_at'
   | 'picked_at'
   | 'completed_at'
   | 'cancelled_at'
@@ -88,16 +89,20 @@ export function passedThroughOf(_ride: ReceiptRow): number {
   return 0;
 }
 
-/** The inputs a ride's fare was computed from, as its row records them. */
-function inputsOf(ride: ReceiptRow, kind: ReceiptKind): ReceiptInputs {
+/**
+ * The inputs a ride's fare was computed from, as its row records them. Its fare is the upfront quote,
+ * whose night window was decided on the expected drop: booked at `created_at`, `duration_minutes` later.
+ */
+function inputsOf(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules, timeZone: string): ReceiptInputs {
+  const rate = rules.fares[ride.ride_type as RideType];
   return {
     distanceKm: ride.distance_km,
     minutes: ride.duration_minutes,
-    // Pricing rules without waiting, night or tolls (version 1) charge none of them.
+    // Waiting, stops, tolls and parking are charged on the trip that happened; a booking's quote has none.
     waitingMinutes: 0,
     zone: ride.pickup_zone,
     surgeMultiplier: ride.surge_multiplier,
-    night: false,
+    night: nightMultiplierAt(rate, ride.created_at + ride.duration_minutes * 60_000, timeZone) > 1,
     tollsAndParkingInInr: kind === 'trip' ? passedThroughOf(ride) : 0,
     cancelledWhile: kind === 'cancellation' ? (ride.picked_at === null ? 'ACCEPTED' : 'PICKED') : null,
   };
@@ -107,9 +112,9 @@ function inputsOf(ride: ReceiptRow, kind: ReceiptKind): ReceiptInputs {
  * A ride's receipt. Its fare is what the ride charged (the fare, or the cancellation fee), whatever the
  * arithmetic gives: a receipt never hides a difference, it shows it to whoever recomputes it.
  */
-export function buildReceipt(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules): Receipt {
+export function buildReceipt(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules, timeZone: string): Receipt {
   const rideType = ride.ride_type as RideType;
-  const inputs = inputsOf(ride, kind);
+  const inputs = inputsOf(ride, kind, rules, timeZone);
   const figures = receiptFigures({ kind, rideType, inputs }, rules);
   const charged = kind === 'trip' ? ride.fare : (ride.cancellation_fee ?? 0);
   const share = figures.driverShare;

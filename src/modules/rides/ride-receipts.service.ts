@@ -13,11 +13,14 @@ export class RideReceipts {
   readonly #db: Db;
   readonly #pricing: Pick<Pricing, 'rules'>;
   readonly #signer: Pick<ReceiptSigner, 'sign'>;
+  readonly #timeZone: string;
 
-  constructor(deps: { db: Db; pricing: Pick<Pricing, 'rules'>; signer: Pick<ReceiptSigner, 'sign'> }) {
+  /** `timeZone`: SERVICE_TIMEZONE, where the night window is. */
+  constructor(deps: { db: Db; pricing: Pick<Pricing, 'rules'>; signer: Pick<ReceiptSigner, 'sign'>; timeZone: string }) {
     this.#db = deps.db;
     this.#pricing = deps.pricing;
     this.#signer = deps.signer;
+    this.#timeZone = deps.timeZone;
   }
 
   /** The same ride gives the same receipt and signature every time (Ed25519 is deterministic). */
@@ -29,7 +32,7 @@ export class RideReceipts {
     if (!kind) {
       throw conflict(`Ride ${id} is ${ride.status}; a receipt exists once it is COMPLETED, or CANCELLED with a fee`, 'RECEIPT_NOT_AVAILABLE');
     }
-    const receipt = buildReceipt(ride, kind, await this.#pricing.rules(ride.pricing_version));
+    const receipt = buildReceipt(ride, kind, await this.#pricing.rules(ride.pricing_version), this.#timeZone);
     return { receipt, signature: this.#signer.sign(receipt) };
   }
 }

@@ -109,7 +109,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     feedback: new RideFeedback({ db, transactions, events }),
     tracking,
     queries: new RideQueries({ db, users: deps.users, people, drivers, tracking }),
-    receipts: new RideReceipts({ db, pricing: deps.pricing, signer: deps.signer }),
+    receipts: new RideReceipts({ db, pricing: deps.pricing, signer: deps.signer, timeZone: deps.timeZone }),
     earnings: new DriverEarnings({ db, pricing: deps.pricing, clock, timeZone: deps.timeZone }),
     payments: new RidePayments(db, events),
     paymentMode: new RidePaymentMode({ db, transactions, events }),

@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { compactVerify, importJWK } from 'jose';
 import { receiptFigures, receiptMismatches } from '../../../src/modules/rides/ride-receipt.ts';
 import { canonicalJson, checkSignature } from '../../../src/platform/receipt-signing.ts';
-import type { PricingVersion, ReceiptKeySet, SignedReceipt } from '../../../src/contract/types.ts';
+import type { PricingRules, PublicPricingVersion, ReceiptKeySet, SignedReceipt } from '../../../src/contract/types.ts';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { call, type TestApp } from '../../helpers/app.ts';
 import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import { acceptedRide, assertError, assertOk, bookRide, completedRide, driverWithVehicle, pickedRide, tripNorth } from '../../helpers/rides.ts';
@@ -19,10 +20,11 @@ describe('receipts', () => {
   let keys: ReceiptKeySet;
 
   const receiptOf = async (user: TestUser, rideId: number) => call<SignedReceipt>(t.app, 'GET', `/rides/${rideId}/receipt`, { token: user.token });
-  const rulesOf = async (version: number): Promise<PricingVersion> => {
-    const reply = await call(t.app, 'GET', '/admin/pricing', { token: admin.token });
-    assertOk(reply, 'pricing');
-    return (reply.body.versions as PricingVersion[]).find((candidate) => candidate.version === version)!;
+  /** A pricing version as anyone can read it. */
+  const rulesOf = async (version: number): Promise<PublicPricingVersion> => {
+    const reply = await call<PublicPricingVersion>(t.app, 'GET', `/pricing/versions/${version}`);
+    assertOk(reply, 'pricing version');
+    return reply.body;
   };
 
   before(async () => {
@@ -135,6 +137,32 @@ describe('receipts', () => {
     assert.equal(receipt.inputs.cancelledWhile, 'ACCEPTED');
     assert.equal(receipt.fare, cancelled.body.cancellationFee);
     assert.deepEqual(receipt.breakdown, [{ part: 'cancellationFee', amountInInr: cancelled.body.cancellationFee }]);
+    assert.equal(checkSignature(receipt, signature, keys.keys).ok, true);
+    assert.deepEqual(receiptMismatches(receipt, receiptFigures(receipt, await rulesOf(receipt.pricingVersion))), []);
+  });
+
+  test("under a version with a driver share and a night window, a ride dropped at night shows its night part and the version's share, and recomputes", async () => {
+    const night: PricingRules = {
+      ...FIRST_RULES,
+      fares: { ...FIRST_RULES.fares, sedan: { ...FIRST_RULES.fares.sedan, baseKm: 2, night: { start: '22:00', end: '06:00', multiplier: 1.25 } } },
+      driverShare: 0.85,
+    };
+    assertOk(await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: night }), 'new pricing version');
+    // 23:30 in the service's zone (Asia/Kolkata, +5:30): the drop, minutes later, is inside the window.
+    const day = 24 * 3_600_000;
+    const sinceMidnight = (t.clock.now() + 330 * 60_000) % day;
+    t.clock.advance((((23 * 60 + 30) * 60_000 - sinceMidnight) % day + day) % day);
+    for (const user of [rider, driver]) {
+      const login = await call(t.app, 'POST', '/auth/login', { body: { email: user.email, password: user.password } });
+      user.token = login.body.accessToken;
+    }
+    const { booked } = await completedRide(t, rider, driver, { rideType: 'sedan', ...tripNorth(8) });
+    const { receipt, signature } = (await receiptOf(rider, booked.id)).body;
+    assert.equal(receipt.inputs.night, true);
+    assert.ok(receipt.breakdown.some((part) => part.part === 'night' && part.amountInInr > 0), JSON.stringify(receipt.breakdown));
+    assert.equal(receipt.fare, booked.fare);
+    assert.equal(receipt.driverShare, 0.85);
+    assert.equal(receipt.driverAmountInInr, Math.round(receipt.fare * 0.85 * 100) / 100);
     assert.equal(checkSignature(receipt, signature, keys.keys).ok, true);
     assert.deepEqual(receiptMismatches(receipt, receiptFigures(receipt, await rulesOf(receipt.pricingVersion))), []);
   });

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
+
+// The receipts of docs/payments.md and the earnings of docs/rides.md are copy-paste documentation
+// too: after the API guide's walkthrough (a ride completed, paid and rated), their shell blocks run
+// as written, in bash, against the same stack.
+
+const DOCS = join(import.meta.dirname, '../../docs');
+
+/** The shell blocks of one section of a page: from its heading to the next heading of its level or above. */
+function sectionBlocks(page: string, heading: string): string[] {
+  const text = readFileSync(join(DOCS, page), 'utf8');
+  const start = text.indexOf(`${heading}\n`);
+  assert.ok(start >= 0, `${page} has a section "${heading}"`);
+  const level = /^#+/.exec(heading)![0].length;
+  const rest = text.slice(start + heading.length);
+  const end = rest.search(new RegExp(`\\n#{1,${level}} `));
+  return [...(end < 0 ? rest : rest.slice(0, end)).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+}
+
+const missing = ['bash', 'curl', 'jq', 'npm'].filter((tool) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return true;
+  }
+});
+
+describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fares-docs-'));
+  let stack: GuideStack;
+
+  before(async () => {
+    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200' });
+  });
+  after(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("after the guide's ride, its receipt verifies and recomputes, and the driver's earnings show it", () => {
+    const receipts = sectionBlocks('payments.md', '## Receipts anyone can check');
+    const earnings = sectionBlocks('rides.md', '### Receipts and driver earnings');
+    assert.equal(receipts.length, 1);
+    assert.equal(earnings.length, 1);
+    const script = [...guideBlocks().slice(1), ...receipts, ...earnings]
+      .join('\n')
+      .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
+      .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
+      .replace(/^OTP=\d+ .*$/gm, () => `sleep 0.3; OTP=$(grep -o 'sign-up code is [0-9]*' '${stack.logFile}' | tail -n 1 | grep -o '[0-9]*$')`)
+      // The reader saves the receipt where they are; the test keeps its checkout clean.
+      .replaceAll(' receipt.json', ` ${join(dir, 'receipt.json')}`);
+    writeFileSync(join(dir, 'fares.sh'), `set -euo pipefail\n${script}\n`);
+    const output = execFileSync('bash', [join(dir, 'fares.sh')], { encoding: 'utf8', timeout: 90_000 });
+    assert.match(output, /"crv": "Ed25519"/, output);
+    assert.match(output, /signature: OK \(key [\w-]+\)/, output);
+    assert.match(output, /fare: OK \(ride \d+: \d+ INR recomputed from pricing version 1/, output);
+    assert.match(output, /^OK$/m, output);
+    const receipt = JSON.parse(readFileSync(join(dir, 'receipt.json'), 'utf8'));
+    assert.match(output, new RegExp(`"driverAmountInInr": ${receipt.receipt.driverAmountInInr}[,\\n]`), 'the earnings show the receipt\'s driver part');
+    assert.match(output, /"rides": 1,/, output);
+  });
+});
