@@ -126,6 +126,7 @@ export const routes = {
     reject: route('POST', '/admin/drivers/:driverId/reject', { body: of<T.RejectBody>(), response: of<T.DriverProfile>() }),
     pricing: route('GET', '/admin/pricing', { response: of<T.PricingHistory>() }),
     savePricing: route('PUT', '/admin/pricing', { body: of<T.PricingRules>(), response: of<T.PricingVersion>() }),
+    compliance: route('GET', '/admin/compliance', { query: of<T.ComplianceQuery>(), response: of<T.ComplianceReport>() }),
     complaints: route('GET', '/admin/complaints', { query: of<Partial<T.ComplaintsQuery>>(), response: of<AdminPage<T.Complaint>>() }),
     resolve: route('POST', '/admin/complaints/:complaintId/resolve', { body: of<T.ResolveBody>(), response: of<T.Complaint>() }),
     audit: route('GET', '/admin/audit', { query: of<Partial<T.AuditQuery>>(), response: of<AdminPage<T.AuditEntry>>() }),

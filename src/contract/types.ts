@@ -37,6 +37,7 @@ import type {
   TimelineEntry,
 } from '../modules/admin/operations.schemas.ts';
 import type { RefundBody, RideRefunds } from '../modules/admin/refunds.schemas.ts';
+import type { ComplianceBreach, ComplianceQuery, ComplianceReport } from '../modules/admin/compliance.schemas.ts';
 import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
 import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
 import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
@@ -66,7 +67,10 @@ export type {
   CancellationQuote,
   CancellationRule,
   Complaint,
+  ComplianceBreach,
   ComplianceProfile,
+  ComplianceQuery,
+  ComplianceReport,
   ComplaintCategory,
   ComplaintsQuery,
   ComplaintStatus,

@@ -13,6 +13,8 @@ import type { RideStats } from '../rides/ride-stats.service.ts';
 import type { RideServices } from '../rides/rides.module.ts';
 import type { AuditTrail } from './audit.ts';
 import { AdminComplaints } from './complaints.service.ts';
+import { complianceRoutes } from './compliance.routes.ts';
+import { AdminCompliance } from './compliance.service.ts';
 import { supportRoutes } from './complaints.routes.ts';
 import { driverApprovalRoutes } from './drivers.routes.ts';
 import { AdminDrivers } from './drivers.service.ts';
@@ -50,6 +52,7 @@ export interface OperatorServices {
   drivers: AdminDrivers;
   pricing: AdminPricing;
   complaints: AdminComplaints;
+  compliance: AdminCompliance;
 }
 
 export function createOperatorServices(deps: OperatorDependencies): OperatorServices {
@@ -60,14 +63,16 @@ export function createOperatorServices(deps: OperatorDependencies): OperatorServ
     drivers: new AdminDrivers({ transactions, profiles: deps.profiles, users: auth, notifications: deps.notifications, audit }),
     pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit }),
     complaints: new AdminComplaints({ transactions, complaints: deps.complaints, audit }),
+    compliance: new AdminCompliance({ rides: deps.stats, pricing: deps.pricing }),
   };
 }
 
 /** The operator API's routes for those jobs (prefix /admin). */
-export async function operatorRoutes(app: FastifyInstance, { overview, rides, drivers, pricing, complaints }: OperatorServices) {
+export async function operatorRoutes(app: FastifyInstance, { overview, rides, drivers, pricing, complaints, compliance }: OperatorServices) {
   await app.register(overviewRoutes, { overview });
   await app.register(rideOperationsRoutes, { rides });
   await app.register(driverApprovalRoutes, { drivers });
   await app.register(pricingRoutes, { pricing });
   await app.register(supportRoutes, { complaints });
+  await app.register(complianceRoutes, { compliance });
 }

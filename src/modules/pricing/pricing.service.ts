@@ -4,6 +4,7 @@ import type { Tx } from '../../db/transaction.ts';
 import type { ServiceBus } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { versionBreaches } from './compliance.ts';
 import { checkRules } from './pricing.model.ts';
 import * as repository from './pricing.repository.ts';
 import type { PricingRules, PricingVersion } from './pricing.schemas.ts';
@@ -76,6 +77,10 @@ export class Pricing {
   async create(tx: Tx, rules: PricingRules, createdBy: number): Promise<PricingVersion> {
     const problems = checkRules(rules);
     if (problems.length > 0) throw badRequest(problems.join('; '));
+    const breaches = rules.compliance ? versionBreaches(rules.compliance, rules) : [];
+    if (breaches.length > 0) {
+      throw badRequest(`The version breaks ${rules.compliance}: ${breaches.map(({ rule, problem }) => `${rule} (${problem})`).join('; ')}`, 'COMPLIANCE_VIOLATION');
+    }
     const stored = await repository.insertVersion(tx.db, rules, createdBy, this.#clock.now());
     tx.afterCommit(() => {
       this.#keep([stored]);

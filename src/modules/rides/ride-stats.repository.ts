@@ -76,3 +76,17 @@ export async function driversActiveSince(db: Db, since: number): Promise<number[
   // Rides cancelled before any driver took them have none.
   return rows.flatMap((row) => (row.driver_id === null ? [] : [row.driver_id]));
 }
+
+/** What a compliance check reads of a ride booked in a period: a page of them after `afterId`, by id. */
+export async function pricedBetween(db: Db, from: number, to: number, afterId: number, limit: number) {
+  const rows = await db
+    .selectFrom('rides')
+    .select(['id', 'ride_type', 'pricing_version', 'fare', 'surge_multiplier', 'cancelled_by', 'cancellation_reason', 'cancellation_fee'])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ ...row, surge_multiplier: Number(row.surge_multiplier) }));
+}

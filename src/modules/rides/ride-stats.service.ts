@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
+import type { PricedRide } from '../pricing/compliance.ts';
 import * as repository from './ride-stats.repository.ts';
 
 /**
@@ -32,5 +34,21 @@ export class RideStats {
   /** Drivers who accepted, finished or lost a ride since `since`, or are on one now. */
   driversActiveSince(since: number): Promise<number[]> {
     return repository.driversActiveSince(this.#db, since);
+  }
+
+  /** Rides booked in [from, to) as a compliance check reads them, a page at a time after `afterId`. */
+  async pricedBetween(from: number, to: number, afterId: number, limit: number): Promise<PricedRide[]> {
+    const rows = await repository.pricedBetween(this.#db, from, to, afterId, limit);
+    return rows.map((row) => ({
+      id: row.id,
+      rideType: row.ride_type as RideType,
+      pricingVersion: row.pricing_version,
+      fare: row.fare,
+      surgeMultiplier: row.surge_multiplier,
+      cancelledBy: row.cancelled_by,
+      cancellationReason: row.cancellation_reason,
+      cancellationFee: row.cancellation_fee,
+      driverPenalty: null,
+    }));
   }
 }
