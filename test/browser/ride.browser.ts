@@ -126,6 +126,8 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
   await d.getByLabel("Rider's end code").fill(endCode);
   await d.getByRole('button', { name: 'Complete the ride' }).click();
   await d.getByText(/Ride completed: .*Collect it in cash\./).waitFor();
+  // The signed receipt, with the driver's part of the fare.
+  await d.getByTestId('receipt').getByText(/^Yours: ₹[\d.,]+ \(80 % of the fare\); platform fee ₹/).waitFor();
   // Stars, as the rider rates.
   await d.locator('.stars label').nth(4).click();
   await d.getByRole('button', { name: 'Send rating' }).click();
@@ -134,6 +136,7 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
 
   // The rider has paid in cash, and rates the driver.
   await r.getByRole('heading', { name: 'Completed' }).waitFor();
+  await r.getByTestId('receipt').getByRole('link', { name: 'download the signed receipt' }).waitFor();
   await r.getByText(/^Paid ₹\d+/).waitFor();
   await r.getByText('4 of 5', { exact: true }).waitFor();
   await r.locator('.stars label').nth(4).click();
@@ -147,6 +150,7 @@ test('a rider and a driver complete a whole ride through the apps', async () => 
   await d.getByRole('link', { name: 'Earnings' }).click();
   await d.getByText('1 ride completed today', { exact: false }).waitFor();
   assert.match((await d.getByTestId('earnings-total').textContent())!, /^₹\d+/);
+  assert.equal(await d.getByTestId('earnings-week').textContent(), await d.getByTestId('earnings-total').textContent());
   await driver.check('earnings');
 
   await r.getByRole('link', { name: 'History' }).click();

@@ -34,6 +34,8 @@ export function createApi(storageKey: string) {
       /** How the rider pays: any mode while the ride is open; after it, CASH only (paid to the driver at once). */
       paymentMode: (rideId: Id, body: BodyOf<typeof routes.rides.paymentMode>) => http.call(routes.rides.paymentMode, { params: byRide(rideId), body }),
       report: (rideId: Id, body: { lat: number; lon: number }) => http.call(routes.rides.location, { params: byRide(rideId), body }),
+      /** A finished ride's signed receipt (completed, or cancelled by its rider with a fee). */
+      receipt: (rideId: Id) => http.call(routes.rides.receipt, { params: byRide(rideId) }),
     },
     drivers: {
       profile: () => http.call(routes.drivers.profile),

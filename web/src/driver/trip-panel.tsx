@@ -6,6 +6,8 @@ import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.ts
 import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { money } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
+import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
 import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
@@ -58,6 +60,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
           </a>
         )}
       </div>
+      {active && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
       {active && (
         <form
           class="card stack"
@@ -108,6 +111,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
           <ErrorNotice message={rate.error} />
         </div>
       )}
+      {hasReceipt(ride) && <ReceiptCard ride={ride} viewer="driver" />}
       {!active && (
         <button type="button" class="wide" onClick={() => onRide(null)}>
           Back to offers

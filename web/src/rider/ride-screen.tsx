@@ -8,6 +8,8 @@ import { useSettings } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
 import { km, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
+import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
@@ -93,6 +95,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
           ]}
         />
       </div>
+      {open && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
       {ride.status === 'CANCELLED' && (
         <Notice kind="warn">
           Cancelled{ride.cancelledBy ? ` by the ${ride.cancelledBy}` : ''}.{' '}
@@ -100,6 +103,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
         </Notice>
       )}
       {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel checkoutUrl={checkoutUrl} ride={ride} onRide={onRide} />}
+      {hasReceipt(ride) && <ReceiptCard ride={ride} viewer="rider" />}
       {ride.status === 'COMPLETED' && <RatingForm ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>

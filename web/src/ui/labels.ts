@@ -27,4 +27,20 @@ export const STATUS_LABELS: Record<RideStatus, string> = {
   CANCELLED: 'Cancelled',
 };
 
+/** The parts of a fare as receipts name them (docs/payments.md "Receipts"); a part not listed shows its own name. */
+export const FARE_PART_LABELS: Record<string, string> = {
+  base: 'Base fare',
+  distance: 'Distance',
+  time: 'Time',
+  minimum: 'Up to the minimum fare',
+  surge: 'Surge',
+  night: 'Night',
+  waiting: 'Waiting',
+  stops: 'Stops',
+  tolls: 'Tolls',
+  parking: 'Parking',
+  rounding: 'Rounding',
+  cancellationFee: 'Cancellation fee',
+};
+
 export const keysOf = <K extends string>(labels: Record<K, string>): K[] => Object.keys(labels) as K[];

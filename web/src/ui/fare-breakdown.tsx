@@ -1,0 +1,43 @@
+import type { FareBreakdown, Ride } from '../api/types.ts';
+import { Facts, Notice } from './components.tsx';
+import { km, minutes, money } from './format.ts';
+
+// Every part of what a ride costs, as the service lists it on the ride (`fareBreakdown`): the upfront
+// quote while the ride is open, tolls and parking the moment the driver adds them (the ride arrives
+// again as ride.updated), and what the trip that happened came to once it is completed.
+
+/**
+ * The ride's breakdown, once the service gives one. Until the trip fare of the fare policy lands on
+ * the ride view, a ride carries none and the apps show its fare alone.
+ */
+export const fareBreakdownOf = (ride: Ride): FareBreakdown | null => (ride as Ride & { fareBreakdown?: FareBreakdown | null }).fareBreakdown ?? null;
+
+const CHARGE_LABELS = { toll: 'Toll', parking: 'Parking' } as const;
+
+export function FareBreakdownCard({ breakdown, done }: { breakdown: FareBreakdown; done: boolean }) {
+  const b = breakdown;
+  const items: Array<[string, string]> = [
+    [b.baseKm > 0 ? `Base (first ${km(b.baseKm)})` : 'Base', money(b.baseFare)],
+    [`Distance (${km(b.distanceKm)})`, money(b.distanceFare)],
+    [`Time (${minutes(b.durationMinutes)})`, money(b.timeFare)],
+  ];
+  if (b.minimumApplied) items.push(['Minimum fare', 'applies']);
+  if (b.surgeMultiplier !== 1) items.push(['Surge', `× ${b.surgeMultiplier}`]);
+  if (b.night) items.push(['Night', `× ${b.nightMultiplier}`]);
+  items.push(['Distance and time', money(b.distanceAndTimeFare)]);
+  if (b.stops > 0) items.push([`Stops (${b.stops})`, money(b.stopsFare)]);
+  if (b.waitingMinutes > 0) items.push([`Waiting (${minutes(b.waitingMinutes)})`, money(b.waitingFare)]);
+  for (const charge of b.charges) items.push([`${CHARGE_LABELS[charge.kind]}${charge.note ? `: ${charge.note}` : ''}`, money(charge.amountInInr)]);
+  items.push([done ? 'Total' : 'Total so far', money(b.fare)]);
+  return (
+    <div class="card stack" aria-label="Fare breakdown" data-testid="fare-breakdown">
+      <h3 class="flush">Fare</h3>
+      <Facts items={items} />
+      {b.recomputed ? (
+        <Notice kind="warn">Recomputed from the trip that happened{b.recomputeReason ? `: ${b.recomputeReason}` : ''}.</Notice>
+      ) : (
+        b.fare !== b.upfrontFare && <p class="muted flush">Upfront fare {money(b.upfrontFare)}; waiting, stops, tolls and parking come on top.</p>
+      )}
+    </div>
+  );
+}
