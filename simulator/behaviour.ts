@@ -15,6 +15,9 @@ export const RIDER_BEHAVIOUR = {
   /** Share of riders who cancel after a driver accepted (the driver takes too long, plans change). */
   cancelAfterAccept: 0.05,
   cancelAfterAcceptMs: [30 * SECOND, 4 * MINUTE],
+  /** Share of riders not at the pickup when their driver arrives, and how long the driver then waits (waiting is charged beyond the free minutes). */
+  late: 0.3,
+  lateByMs: [1 * MINUTE, 8 * MINUTE],
   /** Share who pay online (UPI or card) rather than cash. */
   online: 0.55,
   /** Share who rate their driver, and the stars they give. */
@@ -68,6 +71,12 @@ export function riderPlan(seed: number, index: number): RiderPlan {
 export function offerAnswer(seed: number, driver: number, booking: number): { answer: OfferAnswer; afterMs: number } {
   const random = Random.of(seed, 'offer', driver, booking);
   return { answer: random.share(DRIVER_BEHAVIOUR.answers), afterMs: between(random, DRIVER_BEHAVIOUR.answerAfterMs) };
+}
+
+/** How long the driver of booking `booking` waits at the pickup for a late rider (0: the rider is there). */
+export function pickupWait(seed: number, booking: number): number {
+  const random = Random.of(seed, 'pickup-wait', booking);
+  return random.chance(RIDER_BEHAVIOUR.late) ? between(random, RIDER_BEHAVIOUR.lateByMs) : 0;
 }
 
 /** The stars the driver of booking `booking` gives its rider, or null. */

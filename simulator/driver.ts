@@ -1,6 +1,6 @@
 import { expectConflict, type ApiClient } from './api.ts';
 import type { Offer, ServerMessage } from './api-types.ts';
-import { driverRating, idleWait, offerAnswer } from './behaviour.ts';
+import { driverRating, idleWait, offerAnswer, pickupWait } from './behaviour.ts';
 import type { Scheduled } from './clock.ts';
 import { busyCentre, minuteOfDay, type PlannedDriver } from './demand.ts';
 import { haversineKm, offsetKm, rounded, type Point } from './geo.ts';
@@ -180,6 +180,18 @@ export class SimDriver implements DriverSide {
   }
 
   async #pickUp(ride: SimRide): Promise<void> {
+    if (this.#state.kind !== 'to-pickup' || this.#state.ride !== ride) return;
+    // A late rider: the car waits at the pickup (its position says it is there), then the rider gets in.
+    const waitMs = pickupWait(this.#world.settings.seed, ride.facts.booking.index);
+    if (waitMs > 0) {
+      this.#arrive(ride.facts.booking.pickup.point);
+      this.#arrival = this.#world.settings.scheduler.after(waitMs, () => this.#board(ride));
+      return;
+    }
+    await this.#board(ride);
+  }
+
+  async #board(ride: SimRide): Promise<void> {
     if (this.#state.kind !== 'to-pickup' || this.#state.ride !== ride) return;
     const now = await this.#confirm(ride, ride.facts.booking.pickup.point, 'PICKED');
     if (now === undefined || this.#rideOf() !== ride) return;
