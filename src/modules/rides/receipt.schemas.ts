@@ -21,11 +21,13 @@ export type FarePart = Static<typeof FarePart>;
 export const ReceiptInputs = Type.Object({
   distanceKm: Type.Number({ description: 'The distance the fare was computed from' }),
   minutes: Type.Integer({ description: 'The driving minutes the fare was computed from' }),
-  waitingMinutes: Type.Integer({ description: 'Minutes waited at the pickup beyond the free ones (0 under pricing rules without waiting)' }),
+  waitingMinutes: Type.Integer({ description: 'Started minutes waited at the pickup beyond the free ones, charged per minute' }),
   zone: Nullable(Type.String({ description: 'The H3 zone of the pickup, whose surge applied' })),
   surgeMultiplier: Type.Number(),
   night: Type.Boolean({ description: 'Whether the night window applied (never under pricing rules without one)' }),
-  tollsAndParkingInInr: Type.Number({ description: 'Tolls and parking the driver added, passed through at cost' }),
+  stops: Type.Integer({ description: 'Stops on the way, charged per stop' }),
+  tollsInInr: Type.Number({ description: 'Tolls the driver added, passed through at cost' }),
+  parkingInInr: Type.Number({ description: 'Parking the driver added, passed through at cost' }),
   cancelledWhile: Nullable(Type.String({ enum: ['ACCEPTED', 'PICKED'], description: 'For a cancellation fee: the status the rider cancelled in' })),
 });
 export type ReceiptInputs = Static<typeof ReceiptInputs>;

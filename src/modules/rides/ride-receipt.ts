@@ -42,31 +42,38 @@ export function receiptKindOf(ride: Pick<RideRow, 'status' | 'cancellation_fee'>
 }
 
 /**
- * The trip's fare and its parts, each part as the fare arithmetic (pricing.model.ts
- * `distanceAndTimeFare`) computes it: base, distance, time, the top-up to the minimum, what surge
- * added, what the night window added, and the rounding to whole rupees, so the parts add up to the fare.
+ * The trip's fare and its parts, by the fare arithmetic of pricing (`distanceAndTimeFare`, then
+ * stops, waiting, tolls and parking on top, to the rupee, as pricing/trip-fare.ts adds them): base,
+ * distance, time, the top-up to the minimum, what surge added, what the night window added, stops,
+ * waiting, tolls, parking, and the rounding to whole rupees, so the parts add up to the fare.
  */
 function tripFigures(rideType: RideType, inputs: ReceiptInputs, rules: PricingRules): { fare: number; breakdown: FarePart[] } {
   const rate = rules.fares[rideType];
   const surge = surgeWithin(rules, inputs.surgeMultiplier);
   const nightMultiplier = inputs.night ? rate.night.multiplier : 1;
-  const quote = distanceAndTimeFare(rate, inputs.distanceKm, inputs.minutes, surge, nightMultiplier);
-  const fare = quote.distanceAndTimeFare;
-  const beforeMinimum = round2(quote.baseFare + quote.distanceFare + quote.timeFare);
+  const part = distanceAndTimeFare(rate, inputs.distanceKm, inputs.minutes, surge, nightMultiplier);
+  const stopsFare = round2(inputs.stops * rate.perStop);
+  const waitingFare = round2(inputs.waitingMinutes * rate.waiting.perMinute);
+  const fare = Math.round(part.distanceAndTimeFare + stopsFare + waitingFare + inputs.tollsInInr + inputs.parkingInInr);
+  const beforeMinimum = round2(part.baseFare + part.distanceFare + part.timeFare);
   const beforeSurge = Math.max(rate.minimum, beforeMinimum);
   // Each step to the paisa, so the parts add up to the fare exactly.
   const surged = round2(beforeSurge * surge);
   const atNight = round2(surged * nightMultiplier);
   const parts: FarePart[] = [
-    { part: 'base', amountInInr: quote.baseFare },
-    { part: 'distance', amountInInr: quote.distanceFare },
-    { part: 'time', amountInInr: quote.timeFare },
+    { part: 'base', amountInInr: part.baseFare },
+    { part: 'distance', amountInInr: part.distanceFare },
+    { part: 'time', amountInInr: part.timeFare },
     { part: 'minimum', amountInInr: round2(beforeSurge - beforeMinimum) },
     { part: 'surge', amountInInr: round2(surged - beforeSurge) },
     { part: 'night', amountInInr: round2(atNight - surged) },
-    { part: 'rounding', amountInInr: round2(fare - atNight) },
+    { part: 'stops', amountInInr: stopsFare },
+    { part: 'waiting', amountInInr: waitingFare },
+    { part: 'tolls', amountInInr: inputs.tollsInInr },
+    { part: 'parking', amountInInr: inputs.parkingInInr },
+    { part: 'rounding', amountInInr: round2(fare - round2(atNight + stopsFare + waitingFare + inputs.tollsInInr + inputs.parkingInInr)) },
   ];
-  return { fare, breakdown: parts.filter((part) => part.part === 'base' || part.amountInInr !== 0) };
+  return { fare, breakdown: parts.filter((item) => item.part === 'base' || item.amountInInr !== 0) };
 }
 
 /** A receipt's figures from its kind, type and inputs under the rules of its version: what a checker recomputes. */
@@ -74,19 +81,25 @@ export function receiptFigures(receipt: Pick<Receipt, 'kind' | 'rideType' | 'inp
   const trip = tripFigures(receipt.rideType, receipt.inputs, rules);
   const share = driverShareOf(rules);
   if (receipt.kind === 'trip') {
-    return { ...trip, driverShare: share, ...splitFare(trip.fare, receipt.inputs.tollsAndParkingInInr, share) };
+    return { ...trip, driverShare: share, ...splitFare(trip.fare, passedThrough(receipt.inputs), share) };
   }
   // The fee the rider was charged for cancelling: the version's rule on the fare the ride was booked at.
   const fee = cancellationFee(receipt.inputs.cancelledWhile ?? 'REQUESTED', true, trip.fare, rules) ?? 0;
   return { breakdown: [{ part: 'cancellationFee', amountInInr: fee }], fare: fee, driverShare: share, ...splitFare(fee, 0, share) };
 }
 
-/**
- * Tolls and parking the ride's driver added, passed through at cost to them: none under pricing
- * rules without them (version 1). Receipts and earnings both take them from here.
- */
-export function passedThroughOf(_ride: ReceiptRow): number {
-  return 0;
+/** Tolls and parking: passed through at cost, all of them the driver's. */
+const passedThrough = (inputs: Pick<ReceiptInputs, 'tollsInInr' | 'parkingInInr'>) => inputs.tollsInInr + inputs.parkingInInr;
+
+/** Tolls and parking the ride's driver added, as receipts and earnings count them. */
+export function passedThroughOf(ride: ReceiptRow): number {
+  const { tollsInInr, parkingInInr } = chargedExtras(ride);
+  return tollsInInr + parkingInInr;
+}
+
+/** Stops, waiting, tolls and parking as the ride charged them: none on the upfront quote of a ride without a trip fare. */
+function chargedExtras(_ride: ReceiptRow): Pick<ReceiptInputs, 'stops' | 'waitingMinutes' | 'tollsInInr' | 'parkingInInr'> {
+  return { stops: 0, waitingMinutes: 0, tollsInInr: 0, parkingInInr: 0 };
 }
 
 /**
@@ -98,12 +111,10 @@ function inputsOf(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules, time
   return {
     distanceKm: ride.distance_km,
     minutes: ride.duration_minutes,
-    // Waiting, stops, tolls and parking are charged on the trip that happened; a booking's quote has none.
-    waitingMinutes: 0,
     zone: ride.pickup_zone,
     surgeMultiplier: ride.surge_multiplier,
     night: nightMultiplierAt(rate, ride.created_at + ride.duration_minutes * 60_000, timeZone) > 1,
-    tollsAndParkingInInr: kind === 'trip' ? passedThroughOf(ride) : 0,
+    ...(kind === 'trip' ? chargedExtras(ride) : { stops: 0, waitingMinutes: 0, tollsInInr: 0, parkingInInr: 0 }),
     cancelledWhile: kind === 'cancellation' ? (ride.picked_at === null ? 'ACCEPTED' : 'PICKED') : null,
   };
 }
@@ -130,7 +141,7 @@ export function buildReceipt(ride: ReceiptRow, kind: ReceiptKind, rules: Pricing
     breakdown: figures.breakdown,
     fare: charged,
     driverShare: share,
-    ...splitFare(charged, inputs.tollsAndParkingInInr, share),
+    ...splitFare(charged, kind === 'trip' ? passedThrough(inputs) : 0, share),
   };
 }
 

@@ -69,7 +69,7 @@ describe('receipts', () => {
     assert.equal(receipt.inputs.minutes, booked.durationMinutes);
     assert.equal(receipt.inputs.surgeMultiplier, booked.surgeMultiplier);
     assert.equal(typeof receipt.inputs.zone, 'string');
-    assert.deepEqual([receipt.inputs.waitingMinutes, receipt.inputs.night, receipt.inputs.tollsAndParkingInInr], [0, false, 0]);
+    assert.deepEqual([receipt.inputs.waitingMinutes, receipt.inputs.stops, receipt.inputs.night, receipt.inputs.tollsInInr, receipt.inputs.parkingInInr], [0, 0, false, 0, 0]);
     const parts = Object.fromEntries(receipt.breakdown.map(({ part, amountInInr }) => [part, amountInInr]));
     assert.ok(parts.base > 0 && parts.distance > 0 && parts.time > 0, JSON.stringify(parts));
     const total = receipt.breakdown.reduce((sum, part) => sum + part.amountInInr, 0);
@@ -173,5 +173,37 @@ describe('canonical JSON', () => {
     assert.equal(canonicalJson({ b: 1, a: [{ d: null, c: 'x' }], e: true, f: 1.5 }), '{"a":[{"c":"x","d":null}],"b":1,"e":true,"f":1.5}');
     assert.equal(canonicalJson({ z: 1, a: 2 }), canonicalJson({ a: 2, z: 1 }));
     assert.throws(() => canonicalJson({ a: Number.NaN }));
+  });
+});
+
+describe('a receipt\'s arithmetic', () => {
+  const rules: PricingRules = {
+    ...FIRST_RULES,
+    fares: {
+      ...FIRST_RULES.fares,
+      mini: { base: 60, baseKm: 3, perKm: 14, perMinute: 2, minimum: 80, waiting: { freeMinutes: 3, perMinute: 2 }, night: { start: '23:00', end: '05:00', multiplier: 1.5 }, perStop: 25 },
+    },
+    driverShare: 0.85,
+  };
+  const inputs = { distanceKm: 10, minutes: 25, waitingMinutes: 4, zone: null, surgeMultiplier: 1.2, night: true, stops: 1, tollsInInr: 65, parkingInInr: 30, cancelledWhile: null };
+
+  test('a trip with waiting, a stop, a toll, parking, surge and a night drop: every part, adding up to the fare', () => {
+    const figures = receiptFigures({ kind: 'trip', rideType: 'mini', inputs }, rules);
+    // 60 + 14 × 7 + 2 × 25 = 208; × 1.2 × 1.5 = 374.4 → 374; + 25 + 4 × 2 + 65 + 30 = 502.
+    assert.deepEqual(figures.breakdown, [
+      { part: 'base', amountInInr: 60 },
+      { part: 'distance', amountInInr: 98 },
+      { part: 'time', amountInInr: 50 },
+      { part: 'surge', amountInInr: 41.6 },
+      { part: 'night', amountInInr: 124.8 },
+      { part: 'stops', amountInInr: 25 },
+      { part: 'waiting', amountInInr: 8 },
+      { part: 'tolls', amountInInr: 65 },
+      { part: 'parking', amountInInr: 30 },
+      { part: 'rounding', amountInInr: -0.4 },
+    ]);
+    assert.equal(figures.fare, 502);
+    // Tolls and parking are all the driver's; the share is of the rest.
+    assert.deepEqual([figures.driverShare, figures.driverAmountInInr, figures.platformFeeInInr], [0.85, Math.round((407 * 0.85 + 95) * 100) / 100, Math.round((502 - (407 * 0.85 + 95)) * 100) / 100]);
   });
 });

@@ -24,7 +24,7 @@ const SIGNED: SignedReceipt = {
     currency: 'INR',
     endedAt: '2026-11-26T10:15:00.000Z',
     pricingVersion: 2,
-    inputs: { distanceKm: 9.5, minutes: 24, waitingMinutes: 4, zone: '8860145b49fffff', surgeMultiplier: 1.2, night: false, tollsAndParkingInInr: 50, cancelledWhile: null },
+    inputs: { distanceKm: 9.5, minutes: 24, waitingMinutes: 4, zone: '8860145b49fffff', surgeMultiplier: 1.2, night: false, stops: 0, tollsInInr: 50, parkingInInr: 0, cancelledWhile: null },
     breakdown: [
       { part: 'base', amountInInr: 50 },
       { part: 'distance', amountInInr: 78 },

@@ -31,7 +31,7 @@ export function ReceiptCard({ ride, viewer }: { ride: Ride; viewer: 'rider' | 'd
       />
       <p class="muted flush">
         {viewer === 'driver'
-          ? `Yours: ${money(receipt.driverAmountInInr)} (${share} of the fare${receipt.inputs.tollsAndParkingInInr > 0 ? ', and all tolls and parking' : ''}); platform fee ${money(receipt.platformFeeInInr)}.`
+          ? `Yours: ${money(receipt.driverAmountInInr)} (${share} of the fare${receipt.inputs.tollsInInr + receipt.inputs.parkingInInr > 0 ? ', and all tolls and parking' : ''}); platform fee ${money(receipt.platformFeeInInr)}.`
           : `Your driver gets ${money(receipt.driverAmountInInr)}; the platform keeps ${money(receipt.platformFeeInInr)}.`}{' '}
         Priced by pricing version {receipt.pricingVersion}.
       </p>
