@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak]
+// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak,dispatch,eta,operator,realtime,routing,web]
 //
 // Starts the service itself, loads data with the bulk loader (lib/fixtures.ts) or through the
 // API, drives load with autocannon on another core, and compares every number with a baseline
@@ -21,6 +21,7 @@ import { PINNING, pidOf, rssMb, spawnNode, startServer } from './lib/processes.t
 import { log, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
 import { median, round, spread } from './lib/stats.ts';
 import { dispatchScenario } from './scenarios/dispatch.ts';
+import { etaScenario } from './scenarios/eta.ts';
 import { operatorScenario } from './scenarios/operator.ts';
 import { realtimeScenario } from './scenarios/realtime.ts';
 import { routingScenario } from './scenarios/routing.ts';
@@ -29,6 +30,7 @@ import { webScenario } from './scenarios/web.ts';
 /** Scenarios in files of their own (bench/scenarios/), by the name `--only=` selects them with. */
 const SCENARIOS: Record<string, Scenario> = {
   dispatch: dispatchScenario,
+  eta: etaScenario,
   operator: operatorScenario,
   realtime: realtimeScenario,
   routing: routingScenario,

@@ -1,3 +1,4 @@
+import { hourOfWeekAt, trafficSpeedKmh } from './traffic.ts';
 import { expectConflict, type ApiClient } from './api.ts';
 import type { Offer, ServerMessage } from './api-types.ts';
 import { driverRating, idleWait, offerAnswer, pickupWait } from './behaviour.ts';
@@ -219,12 +220,13 @@ export class SimDriver implements DriverSide {
   }
 
   async #driveTo(point: Point, onArrival: () => Promise<void>): Promise<void> {
-    const { router, city, scheduler } = this.#world.settings;
+    const { router, city, scheduler, startMinute } = this.#world.settings;
     const journey = ++this.#journeys;
     const from = this.#where(this.#world.now);
     const route = await router.route(from, point);
     if (journey !== this.#journeys) return;
-    const motion = new Motion(route, this.#world.now, city.speedKmh);
+    // Traffic of the hour and the place the car sets off from (traffic.ts): the rushes and the busy centres are slow.
+    const motion = new Motion(route, this.#world.now, trafficSpeedKmh(city, from, hourOfWeekAt(startMinute, this.#world.now)));
     this.#position = from;
     this.#motion = motion;
     this.#arrival?.cancel();

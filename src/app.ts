@@ -138,7 +138,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await pricing.start();
   const zones = new ZoneTable({ cache, clock, log: app.log });
   zones.start();
-  const { insights, demand } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, timeZone: config.serviceTimezone });
+  const { insights, demand, travelTimes } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, router, timeZone: config.serviceTimezone });
+  await travelTimes.start();
   const audit = new AuditTrail({ db, clock });
   const signer = new ReceiptSigner(config.receiptSigningKey);
   const rides = await createRideServices({
@@ -156,7 +157,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     settings,
     pricing,
-    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock)), { clock, timeZone: config.serviceTimezone }),
+    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock)), { clock, timeZone: config.serviceTimezone }, travelTimes),
     signer,
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
@@ -205,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await refundSender.stop();
     revocations.stop();
     zones.stop();
+    travelTimes.stop();
     pricing.stop();
     await drivers.close();
     await demand.close();

@@ -276,6 +276,7 @@ export interface Database {
   rides: RidesTable;
   driver_presence: DriverPresenceTable;
   demand_buckets: DemandBucketsTable;
+  travel_time_cells: { pickup_zone: string; drop_zone: string; hour_of_week: number; trips: number; ratio_sum: number };
   driver_profiles: DriverProfilesTable;
   offers: OffersTable;
   pricing_versions: PricingVersionsTable;

@@ -23,6 +23,7 @@ import * as auditClientRequestId from './migrations/2026-11-27-02-audit-client-r
 import * as pricingV2 from './migrations/2026-11-28-11-pricing-v2.ts';
 import * as driverEarnings from './migrations/2026-11-28-21-driver-earnings.ts';
 import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
+import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-11-pricing-v2': pricingV2,
   '2026-11-28-21-driver-earnings': driverEarnings,
   '2026-11-28-31-trip-shares': tripShares,
+  '2026-11-28-41-travel-time-cells': travelTimeCells,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

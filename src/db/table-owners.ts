@@ -18,6 +18,8 @@ export const tableOwners = {
   driver_profiles: 'drivers',
   /** The demand statistics behind insights' forecasts, fed by ride.booked and ride.moved (insights.module.ts). */
   demand_buckets: 'insights',
+  /** Learned travel times, fed by completed rides (ride.moved, insights.module.ts); pricing's quotes ask insights for them. */
+  travel_time_cells: 'insights',
   offers: 'dispatch',
   pricing_versions: 'pricing',
   payment_sessions: 'payments',

@@ -1,15 +1,18 @@
 import type { DomainEventsDispatcher } from '../../events.ts';
 import { DemandStats, type DemandStatsDependencies } from './demand-stats.service.ts';
 import { InsightsService, type InsightsDependencies } from './insights.service.ts';
+import { TravelTimes, type TravelTimesDependencies } from './travel-times.service.ts';
 
 export interface InsightsServices {
   insights: InsightsService;
   /** The demand statistics (demand_buckets); closed with the service, so what is pending is written. */
   demand: DemandStats;
+  /** Learned travel times (travel_time_cells): pricing's quotes correct the router's minutes by them. */
+  travelTimes: TravelTimes;
 }
 
 /** The demand model and its statistics, and what the insights module reacts to. */
-export function createInsights(deps: DemandStatsDependencies & Omit<InsightsDependencies, 'demand'> & { events: DomainEventsDispatcher }): InsightsServices {
+export function createInsights(deps: DemandStatsDependencies & Omit<InsightsDependencies, 'demand'> & { events: DomainEventsDispatcher; router: TravelTimesDependencies['router'] }): InsightsServices {
   const demand = new DemandStats(deps);
   const insights = new InsightsService({ ...deps, demand });
   // Every committed booking, and every accept against the bucket its ride was booked in, feeds the demand statistics.
@@ -17,5 +20,13 @@ export function createInsights(deps: DemandStatsDependencies & Omit<InsightsDepe
   deps.events.afterCommit('ride.moved', ({ ride, from }) => {
     if (from === 'REQUESTED' && ride.status === 'ACCEPTED' && ride.accepted_at !== null) demand.recordAccept(ride.created_at, ride.accepted_at);
   });
-  return { insights, demand };
+  const travelTimes = new TravelTimes(deps);
+  // Every trip driven to its end teaches the travel times of its zones and hour.
+  deps.events.afterCommit('ride.moved', ({ ride, from }) => {
+    const { picked_at: pickedAt, completed_at: completedAt, pickup_lat, pickup_lon, drop_lat, drop_lon } = ride;
+    if (from !== 'PICKED' || ride.status !== 'COMPLETED' || pickedAt === null || completedAt === null) return;
+    if (pickup_lat === null || pickup_lon === null || drop_lat === null || drop_lon === null) return;
+    return travelTimes.recordTrip({ pickup: { lat: pickup_lat, lon: pickup_lon }, drop: { lat: drop_lat, lon: drop_lon }, pickedAt, completedAt });
+  });
+  return { insights, demand, travelTimes };
 }

@@ -4,6 +4,7 @@ import { point, type Point } from '../../platform/geo/geo.ts';
 import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
 import type { InsightsService } from '../insights/insights.service.ts';
+import type { TravelTimes } from '../insights/travel-times.service.ts';
 import { quoteFare, withPickupWait, type Quote } from './pricing.model.ts';
 import type { Pricing } from './pricing.service.ts';
 
@@ -51,14 +52,19 @@ export class FareQuotes {
   readonly #router: Pick<Router, 'route'>;
   readonly #waits: PickupWaitSource;
   readonly #time: { clock: Clock; timeZone: string };
+  readonly #learned: Pick<TravelTimes, 'correction'> | undefined;
 
-  /** `time`: the clock and SERVICE_TIMEZONE that place a trip's expected drop in or out of the night window. */
-  constructor(demand: Pick<InsightsService, 'signalAt'>, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource, time: { clock: Clock; timeZone: string }) {
+  /**
+   * `time`: the clock and SERVICE_TIMEZONE that place a trip's expected drop in or out of the night window.
+   * `learned`: insights' travel times, which correct the router's minutes by what completed trips took.
+   */
+  constructor(demand: Pick<InsightsService, 'signalAt'>, pricing: Pick<Pricing, 'current'>, router: Pick<Router, 'route'>, waits: PickupWaitSource, time: { clock: Clock; timeZone: string }, learned?: Pick<TravelTimes, 'correction'>) {
     this.#demand = demand;
     this.#pricing = pricing;
     this.#router = router;
     this.#waits = waits;
     this.#time = time;
+    this.#learned = learned;
   }
 
   async estimate(query: EstimateInput): Promise<TripQuote> {
@@ -82,7 +88,8 @@ export class FareQuotes {
   async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType): Promise<TripQuote> {
     if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null }), rideType, pickup);
     const route = this.#router.route(pickup, drop);
-    return this.#quote(route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes, routeProvider: provider })), rideType, pickup);
+    const learned = this.#learned?.correction(pickup, drop, this.#time.clock.now()) ?? 1;
+    return this.#quote(route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes * learned, routeProvider: provider })), rideType, pickup);
   }
 
   /** The quote under the pricing rules in force now (the answer names their version); routing and demand are asked at once. */

@@ -1,4 +1,4 @@
-import { cellToLatLng, getHexagonEdgeLengthAvg, gridDisk, latLngToCell } from 'h3-js';
+import { cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, gridDisk, latLngToCell } from 'h3-js';
 import type { Point } from './geo.ts';
 
 /**
@@ -10,6 +10,9 @@ export const ZONE_RESOLUTION = 8;
 export const ZONE_EDGE_KM = getHexagonEdgeLengthAvg(ZONE_RESOLUTION, 'km');
 
 export const zoneOf = ({ lat, lon }: Point): string => latLngToCell(lat, lon, ZONE_RESOLUTION);
+
+/** The coarser hexagon a zone lies in (resolution 6: about 36 km², a district of some 50 zones). */
+export const districtOf = (zone: string): string => cellToParent(zone, 6);
 
 /** The zones that touch this one (not the zone itself). */
 export const neighboursOf = (zone: string): string[] => gridDisk(zone, 1).filter((cell) => cell !== zone);

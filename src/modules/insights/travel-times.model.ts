@@ -1,0 +1,111 @@
+// Travel times that learn (docs/routing.md "Learned travel times"): completed trips' actual driving
+// times, per (pickup zone, drop zone, hour of week), correct the router's time. A cell's correction is
+// its mean ratio of actual to router time shrunk toward its parent's by how few trips it has:
+//   correction = (n × mean ratio + k × parent) / (n + k)
+// Cells nest: the whole city in that hour (whose parent is 1, no correction: 1 + n/(n+k) × (mean − 1)),
+// then the pair of districts (H3 resolution 6), then the pair of zones. One odd trip moves a quote
+// little; a city's traffic by hour is learned within days; a zone pair speaks once it has trips of its own.
+// Pure functions and a plain map: the service (travel-times.service.ts) stores the cells, the
+// benchmark (npm run bench -- --only=eta) runs the same arithmetic on a simulated week.
+
+/** k: trips a cell needs before its observed ratio counts for half of the correction. */
+export const SHRINK_TRIPS = 5;
+/** A trip shorter than this (minutes, pickup to drop) is not a driving time: a test, a mistake, a ride ended at once. */
+export const MIN_TRIP_MINUTES = 1;
+/** Ratios beyond this either way are not traffic (a detour the rider asked for, a ride left open) and are not learned. */
+export const MAX_RATIO = 4;
+
+export const HOURS_PER_WEEK = 168;
+
+/** What a cell has seen: its trips and the sum of their ratios (actual / router minutes). */
+export interface Cell {
+  trips: number;
+  ratioSum: number;
+}
+
+/** One cell's estimate: `parent` (1: no correction) without trips, toward the observed mean ratio as trips come. */
+export function correction(cell: Cell | undefined, k = SHRINK_TRIPS, parent = 1): number {
+  if (!cell || cell.trips <= 0) return parent;
+  return (cell.ratioSum + k * parent) / (cell.trips + k);
+}
+
+/** The estimate of nested cells, coarsest first: each shrinks toward the one before it. */
+export function nestedCorrection(cells: ReadonlyArray<Cell | undefined>, k = SHRINK_TRIPS): number {
+  let estimate = 1;
+  for (const cell of cells) estimate = correction(cell, k, estimate);
+  return estimate;
+}
+
+/** A completed trip's ratio of actual to router minutes; undefined when it is not a driving time to learn from. */
+export function tripRatio(actualMinutes: number, routerMinutes: number): number | undefined {
+  if (!(actualMinutes >= MIN_TRIP_MINUTES) || !(routerMinutes > 0)) return undefined;
+  const ratio = actualMinutes / routerMinutes;
+  return ratio <= MAX_RATIO && ratio >= 1 / MAX_RATIO ? ratio : undefined;
+}
+
+/** Monday 00:00–01:00 local time is hour 0, Sunday 23:00–24:00 is 167. */
+export function hourOfWeek(epochMs: number, timeZone: string): number {
+  const parts = weekFormat(timeZone).formatToParts(epochMs);
+  const day = WEEKDAYS.indexOf(parts.find((part) => part.type === 'weekday')!.value);
+  const hour = Number(parts.find((part) => part.type === 'hour')!.value) % 24;
+  return day * 24 + hour;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const weekFormats = new Map<string, Intl.DateTimeFormat>();
+function weekFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = weekFormats.get(timeZone);
+  if (!format) weekFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' })));
+  return format;
+}
+
+/** The cell of a trip between two zones (the stored one). */
+export const cellKey = (pickupZone: string, dropZone: string, hour: number): string => `${pickupZone}>${dropZone}@${hour}`;
+
+/** A trip's nested cells, coarsest first: the city in that hour, the district pair, the zone pair. */
+export const cellKeys = (pickupZone: string, dropZone: string, hour: number, districtOf: (zone: string) => string): string[] => [
+  `*@${hour}`,
+  `${districtOf(pickupZone)}>${districtOf(dropZone)}@${hour}`,
+  cellKey(pickupZone, dropZone, hour),
+];
+
+/** Learned cells in memory: what quotes read (the service loads and stores the zone-pair cells; the coarser ones are their sums). */
+export class TravelTimeCells {
+  readonly #cells = new Map<string, Cell>();
+  readonly #k: number;
+
+  constructor(k = SHRINK_TRIPS) {
+    this.#k = k;
+  }
+
+  get size(): number {
+    return this.#cells.size;
+  }
+
+  /** Adds trips to each of the nested cells of `keys` (a trip learned, or a stored cell loaded). */
+  add(keys: readonly string[], trips: number, ratioSum: number): void {
+    for (const key of keys) {
+      const cell = this.#cells.get(key);
+      if (cell) {
+        cell.trips += trips;
+        cell.ratioSum += ratioSum;
+      } else {
+        this.#cells.set(key, { trips, ratioSum });
+      }
+    }
+  }
+
+  /** Learns one trip's ratio. */
+  observe(keys: readonly string[], ratio: number): void {
+    this.add(keys, 1, ratio);
+  }
+
+  get(key: string): Cell | undefined {
+    return this.#cells.get(key);
+  }
+
+  /** The correction for a trip of these nested cells (coarsest first). */
+  correction(keys: readonly string[]): number {
+    return nestedCorrection(keys.map((key) => this.#cells.get(key)), this.#k);
+  }
+}
