@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { RIDE_TYPES } from '../../../src/platform/vocabulary.ts';
 import { call } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
@@ -38,7 +39,8 @@ describe('bounded bookings', () => {
     const { t, admin } = op;
     const most = { base: 100_000, perKm: 100_000, perMinute: 100_000, minimum: 100_000 };
     const highest = {
-      fares: Object.fromEntries(RIDE_TYPES.map((type) => [type, most])),
+      ...FIRST_RULES,
+      fares: Object.fromEntries(RIDE_TYPES.map((type) => [type, { ...FIRST_RULES.fares[type], ...most }])),
       surgeCap: 5,
       cancellation: { ACCEPTED: { share: 1, min: 100_000, max: 100_000 }, PICKED: { share: 1, min: 100_000, max: 100_000 } },
     };
