@@ -64,6 +64,10 @@ export function createApi(storageKey: string) {
       order: oneKeyPerIntent((body: OrderBody, idempotencyKey) => http.call(routes.payments.order, { body, idempotencyKey })),
       verify: (body: BodyOf<typeof routes.payments.verify>) => http.call(routes.payments.verify, { body }),
     },
+    pricing: {
+      /** A pricing version as anyone may read it: the rules a ride priced with it is charged by. */
+      version: (version: number) => http.call(routes.pricing.version, { params: { version } }),
+    },
     settings: {
       get: () => http.call(routes.settings.get),
       update: (body: BodyOf<typeof routes.settings.update>) => http.call(routes.settings.update, { body }),

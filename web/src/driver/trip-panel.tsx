@@ -8,6 +8,7 @@ import { money } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
 import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
+import { AddedCharges, arrivedAtOf, chargesOf, WaitingClock } from '../ui/trip-extras.tsx';
 import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
@@ -60,6 +61,8 @@ export function TripPanel({ ride, position, onRide }: Props) {
           </a>
         )}
       </div>
+      {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
+      {active && <AddedCharges charges={chargesOf(ride)} />}
       {active && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
       {active && (
         <form

@@ -10,6 +10,7 @@ import { km, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
 import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
+import { AddedCharges, arrivedAtOf, chargesOf, WaitingClock } from '../ui/trip-extras.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
@@ -95,6 +96,8 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
           ]}
         />
       </div>
+      {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
+      {open && <AddedCharges charges={chargesOf(ride)} />}
       {open && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
       {ride.status === 'CANCELLED' && (
         <Notice kind="warn">
