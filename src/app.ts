@@ -14,6 +14,7 @@ import { AuditTrail } from './modules/admin/audit.ts';
 import { serviceMetrics } from './modules/admin/service-metrics.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService, authSettings } from './modules/auth/auth.service.ts';
+import { Operators } from './modules/auth/operators.ts';
 import { TokenRevocationSync } from './modules/auth/token-revocations.ts';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.ts';
 import { createComplaints } from './modules/complaints/complaints.module.ts';
@@ -39,6 +40,7 @@ import { ridesRoutes } from './modules/rides/rides.routes.ts';
 import { earningsRoutes } from './modules/rides/earnings.routes.ts';
 import { createSafety } from './modules/safety/safety.module.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
+import { incidentRoutes } from './modules/safety/incidents.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
@@ -187,8 +189,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
-  const safety = createSafety({ db, transactions, rides: rides.queries, router, clock });
-  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints });
+  const safety = await createSafety({ db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log });
+  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
   serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools(), copies: shared.copies });
@@ -204,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await dispatch.dispatcher.stop();
     await refundSender.stop();
+    safety.track.stop();
     revocations.stop();
     zones.stop();
     travelTimes.stop();
@@ -230,6 +233,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(ridesRoutes, { prefix: '/rides', ...rides });
   await app.register(complaintsRoutes, { prefix: '/rides', service: complaints });
   await app.register(safetyRoutes, safety);
+  await app.register(incidentRoutes, safety);
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });

@@ -4,6 +4,7 @@ import type { PositionMessage } from './modules/drivers/drivers.schemas.ts';
 import type { Notification } from './modules/notifications/notifications.schemas.ts';
 import type { RideRow } from './modules/rides/rides.repository.ts';
 import type { Ride, RideStatus } from './modules/rides/rides.schemas.ts';
+import type { Incident } from './modules/safety/incidents.schemas.ts';
 import type { AuthUser } from './platform/auth/roles.ts';
 import type { DomainEventDispatcher } from './platform/domain-events.ts';
 import type { EventBus } from './platform/event-bus.ts';
@@ -84,6 +85,10 @@ export type UserMessages = {
   'offer.created': Offer;
   'offer.withdrawn': Offer;
   'offer.expired': Offer;
+  /** To every operator: an SOS opened an incident (the console alarms until one acknowledges). */
+  'incident.created': Incident;
+  /** To every operator: an incident was acknowledged, noted or resolved, or its ride's SOS was pressed again. */
+  'incident.updated': Incident;
 };
 export type UserHub = RealtimeHub<UserMessages>;
 

@@ -74,6 +74,7 @@ export const routes = {
     share: route('POST', '/rides/:rideId/share', { response: of<T.ShareLink>() }),
     stopSharing: route('DELETE', '/rides/:rideId/share', { response: of<T.MessageResponse>() }),
     shared: route('GET', '/share/:token.json', { access: 'public', response: of<T.SharedTrip>() }),
+    sos: route('POST', '/rides/:rideId/sos', { body: of<T.SosBody>(), response: of<T.SosReceipt>() }),
   },
   drivers: {
     profile: route('GET', '/drivers/me/profile', { response: of<T.DriverProfile>() }),
@@ -129,6 +130,11 @@ export const routes = {
     compliance: route('GET', '/admin/compliance', { query: of<T.ComplianceQuery>(), response: of<T.ComplianceReport>() }),
     complaints: route('GET', '/admin/complaints', { query: of<Partial<T.ComplaintsQuery>>(), response: of<AdminPage<T.Complaint>>() }),
     resolve: route('POST', '/admin/complaints/:complaintId/resolve', { body: of<T.ResolveBody>(), response: of<T.Complaint>() }),
+    incidents: route('GET', '/admin/incidents', { query: of<Partial<T.IncidentsQuery>>(), response: of<{ items: T.Incident[] }>() }),
+    incident: route('GET', '/admin/incidents/:incidentId', { response: of<T.Incident>() }),
+    acknowledgeIncident: route('POST', '/admin/incidents/:incidentId/ack', { response: of<T.Incident>() }),
+    noteIncident: route('POST', '/admin/incidents/:incidentId/note', { body: of<T.NoteBody>(), response: of<T.Incident>() }),
+    resolveIncident: route('POST', '/admin/incidents/:incidentId/resolve', { response: of<T.Incident>() }),
     audit: route('GET', '/admin/audit', { query: of<Partial<T.AuditQuery>>(), response: of<AdminPage<T.AuditEntry>>() }),
   },
 } as const;

@@ -24,6 +24,7 @@ import type {
 } from '../modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
 import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
+import type { Incident, IncidentStatus, IncidentsQuery, NoteBody, SosBody, SosReceipt } from '../modules/safety/incidents.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
 import type {
@@ -86,6 +87,9 @@ export type {
   EstimateQuery,
   FareBreakdown,
   FareEstimate,
+  Incident,
+  IncidentStatus,
+  IncidentsQuery,
   FarePart,
   LiveDriver,
   LiveDrivers,
@@ -94,6 +98,7 @@ export type {
   LocationResponse,
   LoginBody,
   NightRule,
+  NoteBody,
   Notification,
   Offer,
   OrderBody,
@@ -122,6 +127,8 @@ export type {
   ShareLink,
   SignedReceipt,
   SignupBody,
+  SosBody,
+  SosReceipt,
   StatusBody,
   TimelineEntry,
   TokenResponse,

@@ -1,5 +1,5 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
-import type { TripSharesTable } from './safety-tables.ts';
+import type { SafetyTables } from './safety-tables.ts';
 
 // Row types of every table. Times are epoch milliseconds and flags are 0/1 integers, so the same
 // queries and aggregates work unchanged on SQLite and PostgreSQL. The module owning each table (the
@@ -267,7 +267,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database {
+export interface Database extends SafetyTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;
@@ -285,7 +285,6 @@ export interface Database {
   refunds: RefundsTable;
   audit_log: AuditLogTable;
   complaints: ComplaintsTable;
-  trip_shares: TripSharesTable;
   /** Owned by platform/idempotency.ts; the migration says what each column holds. */
   idempotency_keys: { user_id: number; idempotency_key: string; request_hash: string; status_code: number | null; response: string | null; created_at: number };
 }

@@ -23,6 +23,7 @@ import * as auditClientRequestId from './migrations/2026-11-27-02-audit-client-r
 import * as pricingV2 from './migrations/2026-11-28-11-pricing-v2.ts';
 import * as driverEarnings from './migrations/2026-11-28-21-driver-earnings.ts';
 import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
+import * as incidents from './migrations/2026-11-28-32-incidents.ts';
 import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-11-pricing-v2': pricingV2,
   '2026-11-28-21-driver-earnings': driverEarnings,
   '2026-11-28-31-trip-shares': tripShares,
+  '2026-11-28-32-incidents': incidents,
   '2026-11-28-41-travel-time-cells': travelTimeCells,
 };
 

@@ -28,6 +28,9 @@ export const tableOwners = {
   audit_log: 'admin',
   complaints: 'complaints',
   trip_shares: 'safety',
+  incidents: 'safety',
+  incident_notes: 'safety',
+  incident_track: 'safety',
   /** platform/idempotency.ts: the stored answers of retried requests. */
   idempotency_keys: 'platform',
 } as const satisfies Record<keyof Database, TableOwner>;

@@ -69,9 +69,9 @@ export class Metrics {
     return { inc: (labels) => (labels ? counter.inc(labels) : counter.inc()) };
   }
 
-  /** A histogram of durations in seconds, recorded as things happen. */
-  histogram(name: string, help: string, labelNames: readonly string[] = []): Timing {
-    const histogram = new Histogram({ name: PREFIX + name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [this.#registry] });
+  /** A histogram of durations in seconds, recorded as things happen; `buckets` for durations that are not request latencies. */
+  histogram(name: string, help: string, labelNames: readonly string[] = [], buckets: readonly number[] = LATENCY_BUCKETS): Timing {
+    const histogram = new Histogram({ name: PREFIX + name, help, labelNames, buckets: [...buckets], registers: [this.#registry] });
     return { observe: (labels, seconds) => histogram.observe(labels, seconds) };
   }
 

@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { signUp } from '../helpers/factories.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { signUp, type TestUser } from '../helpers/factories.ts';
 import { acceptedRide } from '../helpers/rides.ts';
+import { operatorApp } from '../modules/admin/operator.ts';
 
 // docs/safety.md is copy-paste documentation: this runs its shell blocks, in order, against a test
 // app on a real port (in whichever mode the environment selects), with the ride under way the page
@@ -25,9 +26,10 @@ const missingTools = ['bash', 'curl', 'jq'].filter((tool) => {
 
 describe('docs/safety.md', { skip: missingTools.length > 0 ? `needs ${missingTools.join(', ')}` : false }, () => {
   let t: TestApp;
+  let admin: TestUser;
   let base: string;
   before(async () => {
-    t = await createTestApp();
+    ({ t, admin } = await operatorApp());
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -39,12 +41,17 @@ describe('docs/safety.md', { skip: missingTools.length > 0 ? `needs ${missingToo
     const { booked } = await acceptedRide(t, rider, driver);
     const blocks = [...readFileSync(PAGE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
     assert.match(blocks[0], /^BASE=http:\/\/localhost:8080\n/);
-    const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
+    const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\nOPS=${admin.token}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
     // Not execFileSync: the service answering the script runs in this process.
     const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
     assert.match(output, /^\["expiresAt","url"\]$/m, output);
     assert.match(output, /^\["driverFirstName","etaMinutes","position","status","vehicleModel","vehicleNumber"\]$/m, output);
     assert.match(output, /^\{"message":"Sharing of ride \d+ ended"\}$/m, output);
     assert.match(output, /^after revoking: 404$/m, output);
+    assert.match(output, /^\{"id":\d+,"status":"open","party":"rider","notes":\["The driver left the route"\]\}$/m, output);
+    assert.match(output, /^\{"status":"acknowledged"\}$/m, output);
+    assert.match(output, /^\["The driver left the route","Called the rider: safe, a detour"\]$/m, output);
+    assert.match(output, /^\{"status":"resolved"\}$/m, output);
+    assert.match(output, /^\["acknowledged","acknowledgedToday","meanAcknowledgeSeconds","open"\]$/m, output);
   });
 });

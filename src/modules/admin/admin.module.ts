@@ -11,6 +11,7 @@ import type { PaymentsService } from '../payments/payments.service.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
 import type { RideServices } from '../rides/rides.module.ts';
+import type { Incidents } from '../safety/incidents.service.ts';
 import type { AuditTrail } from './audit.ts';
 import { AdminComplaints } from './complaints.service.ts';
 import { complianceRoutes } from './compliance.routes.ts';
@@ -43,6 +44,7 @@ export interface OperatorDependencies {
   payments: PaymentsService;
   notifications: NotificationsService;
   complaints: ComplaintsService;
+  incidents: Pick<Incidents, 'figures'>;
 }
 
 /** The operator API's jobs, one service each; every change they make is audited in its own transaction. */
@@ -58,7 +60,7 @@ export interface OperatorServices {
 export function createOperatorServices(deps: OperatorDependencies): OperatorServices {
   const { transactions, audit, auth } = deps;
   return {
-    overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, clock: deps.clock, timeZone: deps.timeZone, simulationSpeed: deps.simulationSpeed }),
+    overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, incidents: deps.incidents, clock: deps.clock, timeZone: deps.timeZone, simulationSpeed: deps.simulationSpeed }),
     rides: new AdminRides({ rides: deps.rides, users: auth, offers: deps.dispatch.offers, payments: deps.payments, complaints: deps.complaints, audit }),
     drivers: new AdminDrivers({ transactions, profiles: deps.profiles, users: auth, notifications: deps.notifications, audit }),
     pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit }),

@@ -37,6 +37,12 @@ export const Overview = Type.Object({
     busy: Type.Integer({ minimum: 0, description: 'On an ACCEPTED or PICKED ride' }),
   }),
   simulationSpeed: Type.Number({ minimum: 1, description: 'SIMULATION_SPEED: 1, or in a simulated city how many times faster than the wall clock it runs; the last hour and its waits are in its time' }),
+  incidents: Type.Object({
+    open: Type.Integer({ minimum: 0, description: 'SOS incidents no operator has acknowledged yet' }),
+    acknowledged: Type.Integer({ minimum: 0, description: 'Acknowledged, not resolved' }),
+    acknowledgedToday: Count,
+    meanAcknowledgeSeconds: Nullable(Type.Number({ description: 'From the SOS to an operator acknowledging it, over the incidents acknowledged today; null before the first' })),
+  }, { description: 'SOS incidents (docs/safety.md); the distribution of the time to acknowledge is in /metrics' }),
   lastHour: Type.Object({
     acceptedRides: Count,
     meanAcceptDelaySeconds: Nullable(Type.Number({ description: 'From booking to acceptance, over the rides accepted in the last hour' })),

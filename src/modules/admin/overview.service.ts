@@ -3,6 +3,7 @@ import type { AvailableDrivers } from '../dispatch/available-drivers.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
+import type { Incidents } from '../safety/incidents.service.ts';
 import type { Overview } from './operations.schemas.ts';
 
 const HOUR_MS = 3_600_000;
@@ -12,6 +13,7 @@ export interface OverviewDependencies {
   drivers: Pick<DriversService, 'onlineCount'>;
   availability: Pick<AvailableDrivers, 'countByVehicle'>;
   payments: Pick<PaymentsService, 'receivedSince'>;
+  incidents: Pick<Incidents, 'figures'>;
   clock: Clock;
   /** SERVICE_TIMEZONE: "today" starts at its midnight. */
   timeZone: string;
@@ -40,13 +42,14 @@ export class AdminOverview {
     const now = this.#deps.clock.now();
     const speed = this.#deps.simulationSpeed ?? 1;
     const todayStartedAt = startOfLocalDay(now, this.#deps.timeZone);
-    const [booked, live, waits, online, available, payments] = await Promise.all([
+    const [booked, live, waits, online, available, payments, incidents] = await Promise.all([
       this.#deps.stats.bookedSince(todayStartedAt),
       this.#deps.stats.live(),
       this.#deps.stats.waitsSince(now - HOUR_MS / speed),
       this.#deps.drivers.onlineCount(),
       this.#deps.availability.countByVehicle(),
       this.#deps.payments.receivedSince(todayStartedAt),
+      this.#deps.incidents.figures(todayStartedAt),
     ]);
     const ridesToday = booked.rides;
     const bookedToday = Object.values(ridesToday).reduce((sum, rides) => sum + rides, 0);
@@ -66,6 +69,7 @@ export class AdminOverview {
         busy: live.busyDrivers,
       },
       simulationSpeed: speed,
+      incidents: { open: incidents.open, acknowledged: incidents.acknowledged, acknowledgedToday: incidents.acknowledgedSince, meanAcknowledgeSeconds: incidents.meanAckSeconds },
       lastHour: {
         acceptedRides: waits.accepted,
         meanAcceptDelaySeconds: waits.acceptDelayMs === null ? null : round((waits.acceptDelayMs * speed) / 1000, 1),

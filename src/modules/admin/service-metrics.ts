@@ -28,6 +28,7 @@ export function serviceMetrics(metrics: Metrics, sources: ServiceMetricsSources)
     Object.entries((await figures()).ridesToday).map(([status, value]) => ({ labels: { status }, value })),
   );
   metrics.gauge('open_requests', 'Rides waiting for a driver now, whenever booked', [], async () => [{ value: (await figures()).openRequests }]);
+  metrics.gauge('incidents_unacknowledged', 'SOS incidents no operator has acknowledged yet', [], async () => [{ value: (await figures()).incidents.open }]);
   metrics.gauge('drivers', 'Drivers online, available for offers, and busy on a ride now', ['state'], async () => {
     const { online, available, busy } = (await figures()).drivers;
     return Object.entries({ online, available, busy }).map(([state, value]) => ({ labels: { state }, value }));

@@ -158,6 +158,11 @@ export function findAdminsBySignup(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('role', '=', 'ADMIN').where('role_source', '=', 'signup').execute();
 }
 
+/** The ids of the ADMIN accounts that may sign in: who hears an incident. */
+export async function activeAdminIds(db: Db): Promise<number[]> {
+  return (await db.selectFrom('users').select('id').where('role', '=', 'ADMIN').where('status', '=', 'active').execute()).map((row) => row.id);
+}
+
 /** Whether any ADMIN account may sign in: a fresh install has none until `npm run create-admin` or ADMIN_EMAILS. */
 export async function hasActiveAdmin(db: Db): Promise<boolean> {
   return (await db.selectFrom('users').select('id').where('role', '=', 'ADMIN').where('status', '=', 'active').limit(1).executeTakeFirst()) !== undefined;

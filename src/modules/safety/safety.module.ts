@@ -1,10 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
+import type { AuditLog } from '../../platform/audit.ts';
+import type { Mailer } from '../../platform/mail.ts';
+import type { Metrics } from '../../platform/metrics.ts';
+import type { Operators } from '../auth/operators.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { IncidentAlerts } from './incident-alerts.ts';
+import { IncidentTrack } from './incident-track.ts';
+import { Incidents } from './incidents.service.ts';
 import { TripShares, type TripSharesDependencies } from './trip-shares.service.ts';
 
-/** The safety module's services: trip-sharing links. */
-export interface SafetyServices {
-  shares: TripShares;
+export interface SafetyDependencies extends TripSharesDependencies {
+  events: DomainEventsDispatcher;
+  hub: UserHub;
+  users: Pick<AuthService, 'findUsers'>;
+  operators: Pick<Operators, 'ids'>;
+  settings: Pick<SettingsService, 'emergencyContactOf'>;
+  mailer: Mailer;
+  audit: AuditLog;
+  metrics: Pick<Metrics, 'histogram'>;
+  log: FastifyBaseLogger;
 }
 
-export function createSafety(deps: TripSharesDependencies): SafetyServices {
-  return { shares: new TripShares(deps) };
+/** The safety module's services: trip-sharing links, and incidents with their tracks. */
+export interface SafetyServices {
+  shares: TripShares;
+  incidents: Incidents;
+  track: IncidentTrack;
+}
+
+/** From an SOS to its acknowledgement: seconds to a quarter of an hour. */
+const ACK_BUCKETS = [5, 10, 20, 30, 60, 120, 300, 600, 900];
+
+export async function createSafety(deps: SafetyDependencies): Promise<SafetyServices> {
+  const shares = new TripShares(deps);
+  const track = new IncidentTrack(deps);
+  await track.start();
+  // What the safety module reacts to: positions of a driver whose ride has an unresolved incident join its track.
+  deps.events.afterCommit('driver.positioned', (position) => track.onPosition(position));
+  const alerts = new IncidentAlerts(deps);
+  const ackTiming = deps.metrics.histogram('incident_acknowledge_seconds', 'From an SOS to an operator acknowledging it', [], ACK_BUCKETS);
+  const incidents = new Incidents({ ...deps, shares, alerts, track, ackTiming });
+  return { shares, incidents, track };
 }

@@ -8,7 +8,7 @@ import { SharedTrip, ShareLink, ShareTokenParams } from './safety.schemas.ts';
 import type { TripShares } from './trip-shares.service.ts';
 
 /** Where this request reached the service (behind a trusted proxy, as the proxy says): links start there. */
-const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
 
 /** Trip sharing: the rider's link under /rides, the public view under /share (its page is served with the web apps). */
 export async function safetyRoutes(fastify: FastifyInstance, { shares }: { shares: TripShares }) {

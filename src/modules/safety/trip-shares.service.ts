@@ -35,14 +35,17 @@ export class TripShares {
   async share(user: AuthUser, rideId: number, origin: string): Promise<ShareLink> {
     const ride = await this.#deps.rides.find(rideId);
     if (ride.riderId !== user.id) throw forbidden("Only the ride's rider can share it");
-    return this.linkFor(ride, user.id, origin);
-  }
-
-  /** A new link to a ride under way, made by `createdBy` (the rider, or the reporter of an SOS). */
-  async linkFor(ride: Pick<Ride, 'id' | 'status'>, createdBy: number, origin: string): Promise<ShareLink> {
     if (ride.status !== 'ACCEPTED' && ride.status !== 'PICKED') {
       throw conflict(`Ride ${ride.id} is ${ride.status}; a ride is shared while it is ACCEPTED or PICKED`, 'RIDE_NOT_ACTIVE');
     }
+    return this.linkFor(ride, user.id, origin);
+  }
+
+  /**
+   * A new link to the ride, made by `createdBy`: the rider, or the reporter of an SOS (which may come
+   * up to 30 minutes after the end: the link then shows where the ride ended, until it expires).
+   */
+  async linkFor(ride: Pick<Ride, 'id'>, createdBy: number, origin: string): Promise<ShareLink> {
     const { token, hash } = newShareToken();
     const now = this.#deps.clock.now();
     const expiresAt = now + LONGEST_MS;

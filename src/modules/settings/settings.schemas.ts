@@ -9,7 +9,7 @@ export const AC_PREFERENCES = ['any', 'ac', 'non_ac'] as const;
 const fields = {
   tripSharingDefault: Type.Boolean(),
   hidePhoneNumber: Type.Boolean(),
-  emergencyContact: Type.String({ maxLength: 40, pattern: '^[^\\u0000-\\u001f]*$', description: 'Phone number or name' }),
+  emergencyContact: Type.String({ maxLength: 40, pattern: '^[^\\u0000-\\u001f]*$', description: "An e-mail address or a phone number: an SOS sends it the trip's sharing link (a name alone reaches nobody)" }),
   defaultPaymentMethod: Type.Enum(PAYMENT_METHODS),
   autoTipEnabled: Type.Boolean(),
   invoiceEmailEnabled: Type.Boolean(),

@@ -31,6 +31,11 @@ export class SettingsService {
     return (await repository.findByUser(this.#db, userId))?.defaultPaymentMethod ?? DEFAULT_SETTINGS.defaultPaymentMethod;
   }
 
+  /** Who to tell in an emergency, as the user typed it ('' when none): the safety module sends them the trip's link on an SOS. */
+  async emergencyContactOf(userId: number): Promise<string> {
+    return (await repository.findByUser(this.#db, userId))?.emergencyContact ?? DEFAULT_SETTINGS.emergencyContact;
+  }
+
   /** Whether the user shares their trips (others then see the driver's position during the ride). */
   async sharesTrips(userId: number): Promise<boolean> {
     return (await repository.findByUser(this.#db, userId))?.tripSharingDefault ?? DEFAULT_SETTINGS.tripSharingDefault;

@@ -133,7 +133,7 @@ export async function realtimeRoutes<M extends EventMap>(app: FastifyInstance, o
       description:
         'Upgrade to a WebSocket (no token in the URL), then send `{"type":"auth","token":"<access token>","resumeAfter":<last seq seen, optional>}` ' +
         'within 5 s. The server answers `{"type":"ready","userId":…,"seq":…}` (or closes with 4401) and then sends `{type, seq, at, data}` messages: ' +
-        '`ride.updated`, `ride.position`, `offer.created`, `offer.withdrawn`, `offer.expired`, `notification.created`. ' +
+        '`ride.updated`, `ride.position`, `offer.created`, `offer.withdrawn`, `offer.expired`, `notification.created`, and to operators `incident.created`, `incident.updated`. ' +
         `Anyone may send \`{"type":"ping"}\`; the modules take ${clientMessages(options.messages)}. ` +
         'Every message with an example, the close codes, resume and limits: docs/realtime.md in the repository.',
       response: { 101: { description: 'Switching Protocols: the WebSocket channel' }, 200: ChannelDescription },

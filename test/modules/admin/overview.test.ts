@@ -87,6 +87,7 @@ describe('GET /admin/overview', () => {
       payments: { received: 1, amountInInr: 150 },
       drivers: { online: 3, available: 1, availableByVehicle: { bike: 0, auto: 0, mini: 1, sedan: 0, suv: 0 }, busy: 1 },
       simulationSpeed: 1,
+      incidents: { open: 0, acknowledged: 0, acknowledgedToday: 0, meanAcknowledgeSeconds: null },
       lastHour: { acceptedRides: 2, meanAcceptDelaySeconds: 60, pickedUpRides: 1, meanPickupMinutes: 4 },
     });
     assert.ok(yesterdays.id < open.id);

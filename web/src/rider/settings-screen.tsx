@@ -62,7 +62,7 @@ export function SettingsScreen() {
         <Field label="Map style">
           <Choice name="mapStyle" value={settings.mapStyle} labels={MAP_STYLES} onChange={(value) => change({ mapStyle: value })} />
         </Field>
-        <Field label="Emergency contact" hint="A phone number or a name, up to 40 characters.">
+        <Field label="Emergency contact" hint="An e-mail address or a phone number, up to 40 characters: an SOS sends them a link to follow your ride.">
           <input name="emergencyContact" maxLength={40} value={settings.emergencyContact} onInput={(e) => change({ emergencyContact: e.currentTarget.value })} />
         </Field>
         <Field label="Navigation voice language" hint="A language tag such as en or hi-IN.">
