@@ -79,8 +79,10 @@ export class FareQuotes {
       pickup ? this.#waits.minutes(pickup, rideType) : undefined,
     ]);
     if (!pickup) return quote;
-    // The nearest driver's way decides the pickup wait; without one near, the forecast's city-wide wait stays.
-    const waited = driverMinutes === undefined ? quote : withPickupWait(quote, driverMinutes);
+    // The nearest driver's way decides the pickup wait, corrected by what trips around the pickup took at this hour;
+    // without one near, the forecast's city-wide wait stays.
+    const learned = this.#learned?.correction(pickup, pickup, this.#time.clock.now()) ?? 1;
+    const waited = driverMinutes === undefined ? quote : withPickupWait(quote, driverMinutes * learned);
     return { ...waited, driverNearby: driverMinutes !== undefined };
   }
 

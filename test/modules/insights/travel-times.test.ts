@@ -5,7 +5,7 @@ import { StraightRouter } from '../../../src/platform/routing/straight-router.ts
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { eventually } from '../../helpers/dispatch.ts';
 import { signUp } from '../../helpers/factories.ts';
-import { assertOk, pickedRide, setStatus } from '../../helpers/rides.ts';
+import { assertOk, driverWithVehicle, northOf, pickedRide, setStatus } from '../../helpers/rides.ts';
 
 // Travel times that learn: completed trips correct the router's minutes per (pickup zone, drop zone,
 // hour of week), shrunk toward no correction while a cell has few trips (docs/routing.md).
@@ -99,5 +99,37 @@ describe('quotes with learned travel times', () => {
     assert.equal(await estimate(drop, pickup), Math.ceil(routerMinutes * nestedCorrection([one])), 'the reverse trip: only the city in that hour knows anything');
     t.clock.advance(3 * 3_600_000);
     assert.equal(await estimate(pickup, drop), Math.ceil(routerMinutes), 'three hours later nothing was learned');
+  });
+
+  test('the pickup ETA of a quote is corrected by what trips took in that hour; three hours later, with nothing learned, it is the way by road', async () => {
+    const pickup = { lat: 12.8, lon: 77.7 };
+    const drop = { lat: 12.85, lon: 77.7 };
+    const trip = { pickupLat: pickup.lat, pickupLon: pickup.lon, dropLat: drop.lat, dropLon: drop.lon };
+    const rider = await signUp(t, { role: 'RIDER' });
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const { booked } = await pickedRide(t, rider, driver, trip);
+    const driven = 3 * new StraightRouter().routeNow(pickup, drop).durationMinutes * 60_000; // three times the router's time
+    t.clock.advance(driven);
+    assertOk(await setStatus(t, driver, booked.id, { status: 'COMPLETED', otp: booked.endOtp }), 'complete');
+    t.clock.advance(WEEK_MS - driven);
+    const eta = async () => {
+      // A sedan 6 km from the pickup, reporting now.
+      const near = await driverWithVehicle(t, 'sedan');
+      assertOk(await call(t.app, 'PUT', '/drivers/me/location', { token: near.token, body: northOf(pickup, -6000) }), 'position');
+      const reply = await call(t.app, 'GET', `/rides/estimate?pickupLat=${pickup.lat}&pickupLon=${pickup.lon}&dropLat=${drop.lat}&dropLon=${drop.lon}&rideType=sedan`);
+      assertOk(reply, 'estimate');
+      assert.equal(reply.body.driverNearby, true);
+      return reply.body.etaMaxMinutes as number;
+    };
+    // Once the trip is learned, its own quote is longer than the router's.
+    const routerMinutes = Math.ceil(new StraightRouter().routeNow(pickup, drop).durationMinutes);
+    await eventually(async () => {
+      const reply = await call(t.app, 'GET', `/rides/estimate?pickupLat=${pickup.lat}&pickupLon=${pickup.lon}&dropLat=${drop.lat}&dropLon=${drop.lon}`);
+      return reply.body.durationMinutes > routerMinutes ? true : undefined;
+    }, 'the trip learned');
+    const learned = await eta();
+    t.clock.advance(3 * 3_600_000);
+    const plain = await eta();
+    assert.ok(learned > plain, `learned ${learned} > plain ${plain}`);
   });
 });
