@@ -164,6 +164,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
+    router,
+    fareRecomputeTolerance: config.fareRecomputeTolerance,
     timeZone: config.serviceTimezone,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;

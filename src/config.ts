@@ -40,6 +40,7 @@ const EnvSchema = Type.Object({
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'ride-hailing:' }),
   MAX_OPEN_RIDES_PER_RIDER: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   MAX_RIDE_KM: Type.Number({ exclusiveMinimum: 0, maximum: 2000, default: 300 }),
+  FARE_RECOMPUTE_TOLERANCE: Type.Number({ minimum: 0, maximum: 10, default: 0.2 }),
   DRIVER_POSITIONS_PER_SECOND: Type.Integer({ minimum: 0, maximum: 1000, default: 5 }),
   DISPATCH_MODE: Type.Enum(DISPATCH_MODES, { default: 'batched' }),
   DISPATCH_BATCH_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
@@ -96,6 +97,8 @@ export interface Config {
   maxOpenRidesPerRider: number;
   /** The longest ride that can be booked: its road distance from pickup to drop, in km. */
   maxRideKm: number;
+  /** How far (a share) a trip's own distance-and-time part may exceed the upfront one before the fare is recomputed from it. */
+  fareRecomputeTolerance: number;
   /** Positions one driver may report per second, over every connection and REST together (0: no limit). */
   driverPositionsPerSecond: number;
   /** `roundRides` is for tests only: how many open rides a round reads (ROUND_RIDES in dispatcher.ts otherwise). */
@@ -185,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     maxOpenRidesPerRider: env.MAX_OPEN_RIDES_PER_RIDER,
     maxRideKm: env.MAX_RIDE_KM,
+    fareRecomputeTolerance: env.FARE_RECOMPUTE_TOLERANCE,
     driverPositionsPerSecond: env.DRIVER_POSITIONS_PER_SECOND,
     dispatch: {
       mode: env.DISPATCH_MODE,

@@ -21,6 +21,7 @@ import * as deletionRequestTime from './migrations/2026-11-25-23-deletion-reques
 import * as idempotencyKeys from './migrations/2026-11-27-01-idempotency-keys.ts';
 import * as auditClientRequestId from './migrations/2026-11-27-02-audit-client-request-id.ts';
 import * as pricingV2 from './migrations/2026-11-28-11-pricing-v2.ts';
+import * as tripFare from './migrations/2026-11-28-12-trip-fare.ts';
 import * as driverEarnings from './migrations/2026-11-28-21-driver-earnings.ts';
 import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
 import * as incidents from './migrations/2026-11-28-32-incidents.ts';
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-01-idempotency-keys': idempotencyKeys,
   '2026-11-27-02-audit-client-request-id': auditClientRequestId,
   '2026-11-28-11-pricing-v2': pricingV2,
+  '2026-11-28-12-trip-fare': tripFare,
   '2026-11-28-21-driver-earnings': driverEarnings,
   '2026-11-28-31-trip-shares': tripShares,
   '2026-11-28-32-incidents': incidents,

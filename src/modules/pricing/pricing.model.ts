@@ -159,6 +159,17 @@ export function cancellationFee(status: string, byRider: boolean, fare: number, 
   return Math.min(rule.max, Math.max(rule.min, Math.round(fare * rule.share)));
 }
 
+/**
+ * What a driver owes for cancelling a ride they accepted (ACCEPTED or PICKED), under the version's
+ * driverCancellation rule; null when the rule charges nothing. Their earnings carry it.
+ */
+export function driverPenalty(status: string, fare: number, rules: PricingRules): number | null {
+  if (status !== 'ACCEPTED' && status !== 'PICKED') return null;
+  const rule = rules.driverCancellation;
+  const penalty = Math.min(rule.max, Math.max(rule.min, Math.round(fare * rule.share)));
+  return penalty > 0 ? penalty : null;
+}
+
 /** Rules that make sense together (the schema checks each number alone). */
 export function checkRules(rules: PricingRules): string[] {
   const problems: string[] = [];

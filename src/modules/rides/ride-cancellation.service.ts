@@ -10,7 +10,7 @@ import type { Changes, RideTransitions } from './ride-transitions.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
 import type { CancellationQuote, CancelledBy, Ride, RideStatus } from './rides.schemas.ts';
-import { cancellationFee } from '../pricing/pricing.model.ts';
+import { cancellationFee, driverPenalty } from '../pricing/pricing.model.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 
 /** Either cancel path (POST /rides/cancel and status CANCELLED) and the operator's; one fee rule. */
@@ -76,13 +76,16 @@ export class RideCancellation {
   }
 
   async #changes(ride: repository.RideRow, by: CancelledBy, reason: string): Promise<Changes> {
+    // The rules of the pricing version the ride was booked under; a valid reason waives the rider's fee and the driver's penalty.
+    const rules = await this.#pricing.rules(ride.pricing_version);
+    const waived = rules.validCancellationReasons.includes(reason);
     return {
       status: 'CANCELLED',
       cancelled_at: this.#clock.now(),
       cancellation_reason: reason,
       cancelled_by: by,
-      // The rule of the pricing version the ride was booked under.
-      cancellation_fee: cancellationFee(ride.status, by === 'rider', ride.fare, await this.#pricing.rules(ride.pricing_version)),
+      cancellation_fee: waived ? null : cancellationFee(ride.status, by === 'rider', ride.fare, rules),
+      driver_penalty: by === 'driver' && !waived ? driverPenalty(ride.status, ride.fare, rules) : null,
     };
   }
 }

@@ -14,6 +14,7 @@ import type { RideTransitions } from './ride-transitions.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
 import type { Ride, StatusBody } from './rides.schemas.ts';
+import type { TripFares } from './trip-fares.ts';
 
 export interface LifecycleDependencies {
   db: Db;
@@ -22,6 +23,8 @@ export interface LifecycleDependencies {
   codes: RideCodes;
   profiles: Pick<DriverProfiles, 'assertMayAccept'>;
   clock: Clock;
+  /** The fare at completion, from the trip that happened. */
+  fares: Pick<TripFares, 'completion'>;
 }
 
 /** A ride's way from REQUESTED to COMPLETED: accept, pickup with the start code, completion with the end code. */
@@ -92,7 +95,9 @@ export class RideLifecycle {
     await this.#deps.codes.check(ride.id, 'end', otp, ride.end_otp);
     // The driver collects cash at the end of the ride; online modes wait for a verified payment.
     const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
-    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', completed_at: this.#deps.clock.now(), payment_status: paymentStatus }, rideCompleted, {
+    // The fare from the trip that happened: the upfront quote stays beside it (docs/rides.md).
+    const fare = await this.#deps.fares.completion(ride);
+    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', ...fare, payment_status: paymentStatus }, rideCompleted, {
       operator: actsAsOperator(user, ride) ? user : undefined,
     });
     if (!completed) throw conflict(`Ride ${id} changed a moment ago; it is no longer PICKED`, 'INVALID_TRANSITION');

@@ -81,7 +81,7 @@ export async function driversActiveSince(db: Db, since: number): Promise<number[
 export async function pricedBetween(db: Db, from: number, to: number, afterId: number, limit: number) {
   const rows = await db
     .selectFrom('rides')
-    .select(['id', 'ride_type', 'pricing_version', 'fare', 'surge_multiplier', 'cancelled_by', 'cancellation_reason', 'cancellation_fee'])
+    .select(['id', 'ride_type', 'pricing_version', 'fare', 'surge_multiplier', 'cancelled_by', 'cancellation_reason', 'cancellation_fee', 'driver_penalty'])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .where('id', '>', afterId)

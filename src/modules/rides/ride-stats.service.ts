@@ -48,7 +48,7 @@ export class RideStats {
       cancelledBy: row.cancelled_by,
       cancellationReason: row.cancellation_reason,
       cancellationFee: row.cancellation_fee,
-      driverPenalty: null,
+      driverPenalty: row.driver_penalty,
     }));
   }
 }

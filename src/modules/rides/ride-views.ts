@@ -3,6 +3,7 @@ import type { RideType } from '../../platform/vocabulary.ts';
 import { livePosition, publicPositionVisible, type Viewer } from './ride-access.ts';
 import type { DriverCard } from './ride-people.ts';
 import type { RideRow } from './rides.repository.ts';
+import { breakdownOf, chargesOf } from './trip-fares.ts';
 import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
 // The one place where ride rows become API objects, for each kind of caller.
@@ -92,6 +93,10 @@ export function toRide(row: RideRow, options: { riderName?: string; driver?: Dri
     pickupDistanceKm: row.pickup_distance_km,
     noDriverFoundAt: toIsoOrNull(row.no_driver_at),
     pricingVersion: row.pricing_version,
+    upfrontFare: row.upfront_fare,
+    fareBreakdown: breakdownOf(row),
+    charges: chargesOf(row),
+    driverPenalty: row.driver_penalty,
     ...(codes === 'start' || codes === 'both' ? { startOtp: row.start_otp } : {}),
     ...(codes === 'end' || codes === 'both' ? { endOtp: row.end_otp } : {}),
   };

@@ -31,6 +31,10 @@ import { RideTracking } from './ride-tracking.service.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
 import { RideTransitions } from './ride-transitions.ts';
 import { RideUpdates } from './ride-updates.ts';
+import type { Router } from '../../platform/routing/router.ts';
+import { RideCharges } from './ride-charges.service.ts';
+import { TripFares } from './trip-fares.ts';
+import { TripMeter } from './trip-meter.ts';
 
 export interface RideModuleDependencies {
   db: Db;
@@ -59,6 +63,10 @@ export interface RideModuleDependencies {
   maxRideKm: number;
   /** SERVICE_TIMEZONE: where a driver's earning days begin. */
   timeZone: string;
+  /** Measures the stretches of a trip the driver's positions leave a gap in, and the last one to the drop. */
+  router: Pick<Router, 'route'>;
+  /** FARE_RECOMPUTE_TOLERANCE. */
+  fareRecomputeTolerance: number;
 }
 
 /** The ride module's services, one job each. */
@@ -66,6 +74,7 @@ export interface RideServices {
   quotes: FareQuotes;
   booking: BookingService;
   lifecycle: RideLifecycle;
+  charges: RideCharges;
   cancellation: RideCancellation;
   feedback: RideFeedback;
   tracking: RideTracking;
@@ -97,14 +106,17 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   // An erased rider's open rides are cancelled in the erasure's unit: the places they typed leave every list.
   events.inUnit('account.erasing', (tx, { userId }) => cancellation.cancelOpenOf(tx, userId, "The rider's account was erased"));
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
-  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, hub: deps.hub });
+  const meter = new TripMeter({ db, transactions, router: deps.router, clock });
+  const fares = new TripFares({ pricing: deps.pricing, meter, clock, timeZone: deps.timeZone, tolerance: deps.fareRecomputeTolerance });
+  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, meter, hub: deps.hub });
   // Positions enter through drivers from every door; the ride a driver is on follows them.
   events.afterCommit('driver.positioned', (position) => tracking.followPosition(position));
   const { quotes } = deps;
   return {
     quotes,
     booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
-    lifecycle: new RideLifecycle({ db, transitions, cancellation, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
+    lifecycle: new RideLifecycle({ db, transitions, cancellation, fares, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
+    charges: new RideCharges({ db, transactions, pricing: deps.pricing, updates, clock }),
     cancellation,
     feedback: new RideFeedback({ db, transactions, events }),
     tracking,

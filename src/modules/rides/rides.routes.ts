@@ -11,6 +11,7 @@ import { FareEstimate } from '../pricing/pricing.schemas.ts';
 import { SignedReceipt } from './receipt.schemas.ts';
 import type { RideServices } from './rides.module.ts';
 import {
+  ChargeBody,
   BookBody,
   CancelBody,
   CancellationQuote,
@@ -182,4 +183,15 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: LocationResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
     },
   }, async (request) => rides.tracking.report(authUser(request), request.params.rideId, request.body));
+
+  app.post('/:rideId/charges', {
+    config: { roles: DRIVER_ROLES },
+    schema: {
+      tags,
+      summary: "The ride's driver adds a toll or parking fee while PICKED (passed through at cost, capped per ride by the pricing version); the rider hears it at once",
+      params: RideIdParams,
+      body: ChargeBody,
+      response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.charges.add(authUser(request), request.params.rideId, request.body));
 }

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
 import { Latitude, Longitude, Nullable, OptionalText, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
 import { PAYMENT_MODES, RIDE_TYPES } from '../../platform/vocabulary.ts';
+import { CHARGE_KINDS, FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
 
 export const RIDE_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED', 'CANCELLED'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
@@ -145,6 +146,10 @@ const participantFields = {
   pickupDistanceKm: Type.Optional(Nullable(Type.Number({ description: "How far the driver was from the pickup point when they accepted, in a straight line" }))),
   noDriverFoundAt: Type.Optional(OptionalTimestamp),
   pricingVersion: Type.Optional(Type.Integer({ description: 'The pricing rules the fare was computed with' })),
+  upfrontFare: Type.Optional(Nullable(Type.Integer({ description: 'At completion: the quote at booking (`fare` is then what the rider pays); null before' }))),
+  fareBreakdown: Type.Optional(Type.Union([FareBreakdown, Type.Null()], { description: "At completion: every part of the fare and whether and why it was recomputed from the trip; null before" })),
+  driverPenalty: Type.Optional(Nullable(Type.Integer({ description: "INR the driver owes for cancelling without a valid reason (their earnings carry it); null when none" }))),
+  charges: Type.Optional(Type.Array(TripCharge, { description: 'Tolls and parking the driver added while PICKED, passed through at cost' })),
   driverName: Type.Optional(Type.String({ description: "Who is coming, once a driver accepted: the driver's name" })),
   vehicleType: Type.Optional(Nullable(Type.String({ enum: RIDE_TYPES, description: "The driver's vehicle type (null for a driver without a vehicle profile)" }))),
   vehicleModel: Type.Optional(text),
@@ -183,3 +188,11 @@ export const LocationResponse = Type.Object({
   driverLocationUpdatedAt: Timestamp,
 });
 export type LocationResponse = Static<typeof LocationResponse>;
+
+/** POST /rides/{id}/charges: a toll or parking fee the driver paid, while PICKED. */
+export const ChargeBody = Type.Object({
+  kind: Type.Enum(CHARGE_KINDS),
+  amountInInr: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  note: OptionalText(200),
+});
+export type ChargeBody = Static<typeof ChargeBody>;

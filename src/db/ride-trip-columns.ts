@@ -1,0 +1,19 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The columns of `rides` that keep the trip that happened (migration 2026-11-28-12, rides/trip-*.ts):
+ * the arrival within 100 m of the pickup, the running distance along the driver's positions and the
+ * last point counted, the tolls and parking added (their total and a JSON list), and at completion the
+ * upfront quote and the fare's parts (JSON); a driver's cancellation penalty. Owned by rides.
+ */
+export interface RideTripColumns {
+  arrived_at: number | null;
+  trip_distance_km: Generated<number>;
+  trip_last_lat: number | null;
+  trip_last_lon: number | null;
+  charges_total: Generated<number>;
+  trip_charges: Generated<string>;
+  upfront_fare: number | null;
+  fare_breakdown: string | null;
+  driver_penalty: number | null;
+}

@@ -1,0 +1,79 @@
+import type { RideType } from '../../platform/vocabulary.ts';
+import { distanceAndTimeFare, nightMultiplierAt } from './pricing.model.ts';
+import type { FareBreakdown, PricingRules, TripCharge } from './pricing.schemas.ts';
+
+// The fare of the trip that happened (decisions.md "Fare policy": upfront, then the trip), as a pure
+// function. The distance-and-time part is the upfront one (its distance and minutes, the booking's
+// surge) with the night multiplier of the actual drop time, unless the same part computed from the
+// trip's own distance and minutes exceeds it by more than the tolerance: then that one, with the
+// reason. Waiting beyond the free minutes (per started minute), stops, tolls and parking go on top.
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const settle = (value: number) => Math.round(value * 1e6) / 1e6;
+
+export interface TripFacts {
+  rideType: RideType;
+  pricingVersion: number;
+  /** What the booking was quoted: its distance, minutes, surge and fare. */
+  upfront: { distanceKm: number; durationMinutes: number; surgeMultiplier: number; fare: number };
+  /** Along the driver's positions from pickup to drop (gaps filled by the router), and the minutes from pickup to drop. */
+  trip: { distanceKm: number; minutes: number };
+  /** Minutes from the driver's arrival within 100 m of the pickup to the pickup (0 when they never reported one). */
+  waitedMinutes: number;
+  stops: number;
+  charges: TripCharge[];
+  dropAt: number;
+  timeZone: string;
+  /** FARE_RECOMPUTE_TOLERANCE: how far (a share) the trip may exceed the upfront distance-and-time part before it is recomputed. */
+  tolerance: number;
+}
+
+/** Started minutes waited beyond the free ones. */
+export const chargedWaitingMinutes = (waitedMinutes: number, freeMinutes: number): number => Math.max(0, Math.ceil(settle(waitedMinutes - freeMinutes)));
+
+export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
+  const rate = rules.fares[facts.rideType];
+  const nightMultiplier = nightMultiplierAt(rate, facts.dropAt, facts.timeZone);
+  const surge = facts.upfront.surgeMultiplier;
+  const upfrontPart = distanceAndTimeFare(rate, facts.upfront.distanceKm, facts.upfront.durationMinutes, surge, nightMultiplier);
+  const tripKm = round2(facts.trip.distanceKm);
+  const tripPart = distanceAndTimeFare(rate, tripKm, facts.trip.minutes, surge, nightMultiplier);
+  const recomputed = tripPart.distanceAndTimeFare > upfrontPart.distanceAndTimeFare * (1 + facts.tolerance);
+  const part = recomputed ? tripPart : upfrontPart;
+  const waitingMinutes = chargedWaitingMinutes(facts.waitedMinutes, rate.waiting.freeMinutes);
+  const waitingFare = round2(waitingMinutes * rate.waiting.perMinute);
+  const stopsFare = round2(facts.stops * rate.perStop);
+  const sum = (kind: TripCharge['kind']) => facts.charges.filter((charge) => charge.kind === kind).reduce((total, charge) => total + charge.amountInInr, 0);
+  const tollsFare = sum('toll');
+  const parkingFare = sum('parking');
+  return {
+    pricingVersion: facts.pricingVersion,
+    rideType: facts.rideType,
+    distanceKm: recomputed ? tripKm : facts.upfront.distanceKm,
+    durationMinutes: recomputed ? facts.trip.minutes : facts.upfront.durationMinutes,
+    baseFare: part.baseFare,
+    baseKm: part.baseKm,
+    distanceFare: part.distanceFare,
+    timeFare: part.timeFare,
+    minimumApplied: part.minimumApplied,
+    surgeMultiplier: surge,
+    night: nightMultiplier !== 1,
+    nightMultiplier,
+    distanceAndTimeFare: part.distanceAndTimeFare,
+    stops: facts.stops,
+    stopsFare,
+    waitingMinutes,
+    waitingFare,
+    charges: facts.charges,
+    tollsFare,
+    parkingFare,
+    fare: Math.round(part.distanceAndTimeFare + stopsFare + waitingFare + tollsFare + parkingFare),
+    upfrontFare: facts.upfront.fare,
+    recomputed,
+    recomputeReason: recomputed
+      ? `the trip (${tripKm} km, ${facts.trip.minutes} min: ₹${tripPart.distanceAndTimeFare}) exceeded the upfront distance and time (${facts.upfront.distanceKm} km, ${facts.upfront.durationMinutes} min: ₹${upfrontPart.distanceAndTimeFare}) by more than ${Math.round(facts.tolerance * 100)} %`
+      : null,
+    tripDistanceKm: tripKm,
+    tripMinutes: facts.trip.minutes,
+  };
+}
