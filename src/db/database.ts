@@ -2,9 +2,8 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideTripColumns } from './ride-trip-columns.ts';
 
-// Row types of every table. Times are epoch milliseconds and flags are 0/1 integers, so the same
-// queries and aggregates work unchanged on SQLite and PostgreSQL. The module owning each table (the
-// only one that queries it) is named in table-owners.ts.
+// Row types of every table. Times are epoch milliseconds and flags 0/1 integers, so the same queries and
+// aggregates work unchanged on SQLite and PostgreSQL. Each table's owning module: table-owners.ts.
 
 export interface UsersTable {
   id: Generated<number>;
