@@ -97,6 +97,7 @@ export function toRide(row: RideRow, options: { riderName?: string; driver?: Dri
     fareBreakdown: breakdownOf(row),
     charges: chargesOf(row),
     driverPenalty: row.driver_penalty,
+    arrivedAt: toIsoOrNull(row.arrived_at),
     ...(codes === 'start' || codes === 'both' ? { startOtp: row.start_otp } : {}),
     ...(codes === 'end' || codes === 'both' ? { endOtp: row.end_otp } : {}),
   };

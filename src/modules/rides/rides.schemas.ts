@@ -148,6 +148,7 @@ const participantFields = {
   pricingVersion: Type.Optional(Type.Integer({ description: 'The pricing rules the fare was computed with' })),
   upfrontFare: Type.Optional(Nullable(Type.Integer({ description: 'At completion: the quote at booking (`fare` is then what the rider pays); null before' }))),
   fareBreakdown: Type.Optional(Type.Union([FareBreakdown, Type.Null()], { description: "At completion: every part of the fare and whether and why it was recomputed from the trip; null before" })),
+  arrivedAt: Type.Optional({ ...OptionalTimestamp, description: "When the driver first reported a position within 100 m of the pickup (waiting is measured from it); null before" }),
   driverPenalty: Type.Optional(Nullable(Type.Integer({ description: "INR the driver owes for cancelling without a valid reason (their earnings carry it); null when none" }))),
   charges: Type.Optional(Type.Array(TripCharge, { description: 'Tolls and parking the driver added while PICKED, passed through at cost' })),
   driverName: Type.Optional(Type.String({ description: "Who is coming, once a driver accepted: the driver's name" })),

@@ -51,6 +51,8 @@ describe('the fare of the trip that happened', () => {
     assertError(await charge(booked.id, { kind: 'toll', amountInInr: 50, note: 'too early' }), 409, 'RIDE_NOT_PICKED');
     // Arrived within 100 m of the pickup, then 10.5 minutes until the rider is on board: 3 free, 8 started minutes charged.
     assertOk(await report(booked.id, northOf({ lat: TRIP.pickupLat, lon: TRIP.pickupLon }, 60)));
+    const arrived = await call(t.app, 'GET', `/rides/status/${booked.id}`, { token: rider.token });
+    assert.equal(arrived.body.arrivedAt, new Date(t.clock.now()).toISOString(), 'the rider sees when the driver arrived');
     t.clock.advance(10.5 * MINUTE);
     assertOk(await setStatus(t, driver, booked.id, { status: 'PICKED', otp: booked.startOtp }));
 
