@@ -58,6 +58,8 @@ export function createApi(storageKey: string) {
       stopSharing: (rideId: Id) => http.call(routes.safety.stopSharing, { params: byRide(rideId) }),
       /** What a sharing link shows (public: the share page has no session). */
       shared: (token: string) => http.call(routes.safety.shared, { params: { token } }),
+      /** SOS: operators are alerted and the emergency contact is sent the trip's link. */
+      sos: (rideId: Id, note?: string) => http.call(routes.safety.sos, { params: byRide(rideId), body: note ? { note } : {} }),
     },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */
@@ -91,6 +93,10 @@ export function createApi(storageKey: string) {
       drivers: (query: QueryOf<typeof routes.admin.drivers>) => http.call(routes.admin.drivers, { query }),
       approve: (driverId: Id) => http.call(routes.admin.approve, { params: { driverId } }),
       reject: (driverId: Id, body: BodyOf<typeof routes.admin.reject>) => http.call(routes.admin.reject, { params: { driverId }, body }),
+      incidents: (status?: 'open' | 'acknowledged' | 'resolved') => http.call(routes.admin.incidents, { query: status ? { status } : {} }),
+      acknowledgeIncident: (incidentId: Id) => http.call(routes.admin.acknowledgeIncident, { params: { incidentId } }),
+      noteIncident: (incidentId: Id, text: string) => http.call(routes.admin.noteIncident, { params: { incidentId }, body: { text } }),
+      resolveIncident: (incidentId: Id) => http.call(routes.admin.resolveIncident, { params: { incidentId } }),
       pricing: () => http.call(routes.admin.pricing),
       savePricing: (body: PricingRules) => http.call(routes.admin.savePricing, { body }),
       complaints: (query: QueryOf<typeof routes.admin.complaints>) => http.call(routes.admin.complaints, { query }),

@@ -13,6 +13,7 @@ import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { SosButton } from '../ui/sos-button.tsx';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
 const directions = (from: Point | null, to: Point) =>
@@ -42,6 +43,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
 
   return (
     <div class="stack">
+      {active && <SosButton rideId={ride.id} />}
       <div class="card stack">
         <h3 data-status={ride.status}>
           {ride.status === 'ACCEPTED' ? `Pick up ${ride.riderName ?? 'your rider'}` : ride.status === 'PICKED' ? 'Drive to the drop' : STATUS_LABELS[ride.status]}

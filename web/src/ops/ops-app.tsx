@@ -5,6 +5,8 @@ import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
 import { DeletionsScreen } from './deletions-screen.tsx';
 import { DriversScreen } from './drivers-screen.tsx';
+import { IncidentAlarm, useOpenIncidents } from './incident-alarm.tsx';
+import { IncidentsScreen } from './incidents-screen.tsx';
 import { LiveScreen } from './live-screen.tsx';
 import { PricingScreen } from './pricing-screen.tsx';
 import { RideScreen } from './ride-screen.tsx';
@@ -18,12 +20,13 @@ const LINKS: NavLink[] = [
   { route: '/users', label: 'Accounts' },
   { route: '/drivers', label: 'Drivers' },
   { route: '/deletions', label: 'Deletion requests' },
+  { route: '/incidents', label: 'Incidents' },
   { route: '/complaints', label: 'Complaints' },
   { route: '/pricing', label: 'Pricing' },
   { route: '/audit', label: 'Audit trail' },
 ];
 
-const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/complaints', '/pricing', '/audit'] as const;
+const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/incidents', '/complaints', '/pricing', '/audit'] as const;
 /** A ride's id as `/rides/:id` may name it. */
 const RIDE_ID = /^[1-9][0-9]{0,14}$/;
 
@@ -51,6 +54,7 @@ export function OpsApp() {
   const route = pattern === '/rides/:id' ? (rideId === null ? '/' : '/rides') : pattern;
   return (
     <Shell title="Ride — operator console" route={route} links={LINKS} wide onSignOut={() => void api.client.signOut()}>
+      <SignedInDesk route={route} />
       {route === '/' && <LiveScreen />}
       {route === '/rides' && (rideId !== null ? <RideScreen key={rideId} rideId={rideId} /> : <RidesScreen />)}
       {route === '/users' && <UsersScreen />}
@@ -60,5 +64,16 @@ export function OpsApp() {
       {route === '/pricing' && <PricingScreen />}
       {route === '/audit' && <AuditScreen />}
     </Shell>
+  );
+}
+
+/** The incident alarm on every screen of a signed-in operator, and the incident desk's own screen. */
+function SignedInDesk({ route }: { route: string }) {
+  const { open, changed } = useOpenIncidents();
+  return (
+    <>
+      <IncidentAlarm open={open} />
+      {route === '/incidents' && <IncidentsScreen changed={changed} />}
+    </>
   );
 }

@@ -16,6 +16,7 @@ import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { RatingForm } from './rating-form.tsx';
 import { ShareTrip } from './share-trip.tsx';
+import { SosButton } from '../ui/sos-button.tsx';
 
 interface Props {
   ride: Ride;
@@ -64,6 +65,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
         </p>
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
+      {following && <SosButton rideId={ride.id} />}
       {following && <ShareTrip ride={ride} />}
       <MapView label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
