@@ -4,20 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { missingTools } from '../helpers/doc-blocks.ts';
 import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
 
 // The API guide is copy-paste documentation: this starts the stack its first block starts (the
 // service and the payment provider stand-in, on ports that are not the defaults) and runs every
 // other block, in order, in bash, so the guide breaks the build the day it stops being true.
 
-const tools = ['bash', 'curl', 'jq', 'npm'].filter((tool) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
+const tools = missingTools(['bash', 'curl', 'jq', 'npm']);
 
 describe('docs/api-guide.md', { skip: tools.length > 0 ? `needs ${tools.join(', ')}` : false }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'api-guide-'));

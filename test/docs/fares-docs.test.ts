@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
 import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
 
 // The receipts of docs/payments.md and the earnings of docs/rides.md are copy-paste documentation
@@ -12,25 +13,7 @@ import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts'
 
 const DOCS = join(import.meta.dirname, '../../docs');
 
-/** The shell blocks of one section of a page: from its heading to the next heading of its level or above. */
-function sectionBlocks(page: string, heading: string): string[] {
-  const text = readFileSync(join(DOCS, page), 'utf8');
-  const start = text.indexOf(`${heading}\n`);
-  assert.ok(start >= 0, `${page} has a section "${heading}"`);
-  const level = /^#+/.exec(heading)![0].length;
-  const rest = text.slice(start + heading.length);
-  const end = rest.search(new RegExp(`\\n#{1,${level}} `));
-  return [...(end < 0 ? rest : rest.slice(0, end)).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
-}
-
-const missing = ['bash', 'curl', 'jq', 'npm'].filter((tool) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
+const missing = missingTools(['bash', 'curl', 'jq', 'npm']);
 
 describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'fares-docs-'));
@@ -45,8 +28,8 @@ describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing
   });
 
   test("after the guide's ride, its receipt verifies and recomputes, and the driver's earnings show it", () => {
-    const receipts = sectionBlocks('payments.md', '## Receipts anyone can check');
-    const earnings = sectionBlocks('rides.md', '### Receipts and driver earnings');
+    const receipts = shellBlocks(join(DOCS, 'payments.md'), '## Receipts anyone can check');
+    const earnings = shellBlocks(join(DOCS, 'rides.md'), '### Receipts and driver earnings');
     assert.equal(receipts.length, 1);
     assert.equal(earnings.length, 1);
     const script = [...guideBlocks().slice(1), ...receipts, ...earnings]

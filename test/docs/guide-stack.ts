@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shellBlocks } from '../helpers/doc-blocks.ts';
 import { freePort } from '../helpers/server-process.ts';
 
 // docs/api-guide.md's first block starts the whole local stack: the service and the payment
@@ -13,7 +14,7 @@ import { freePort } from '../helpers/server-process.ts';
 export const GUIDE = join(import.meta.dirname, '../../docs/api-guide.md');
 
 /** The guide's shell blocks, in order. */
-export const guideBlocks = (): string[] => [...readFileSync(GUIDE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+export const guideBlocks = (): string[] => shellBlocks(GUIDE);
 
 export interface GuideStack {
   /** The service's and the stand-in's addresses. */

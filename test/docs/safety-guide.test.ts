@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { signUp, type TestUser } from '../helpers/factories.ts';
 import { acceptedRide } from '../helpers/rides.ts';
@@ -15,16 +15,9 @@ import { operatorApp } from '../modules/admin/operator.ts';
 // assumes, so the page breaks the build the day it stops being true.
 
 const PAGE = join(import.meta.dirname, '../../docs/safety.md');
-const missingTools = ['bash', 'curl', 'jq'].filter((tool) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
+const missing = missingTools(['bash', 'curl', 'jq']);
 
-describe('docs/safety.md', { skip: missingTools.length > 0 ? `needs ${missingTools.join(', ')}` : false }, () => {
+describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
   let t: TestApp;
   let admin: TestUser;
   let base: string;
@@ -39,7 +32,7 @@ describe('docs/safety.md', { skip: missingTools.length > 0 ? `needs ${missingToo
     const rider = await signUp(t);
     const driver = await signUp(t, { role: 'DRIVER' });
     const { booked } = await acceptedRide(t, rider, driver);
-    const blocks = [...readFileSync(PAGE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const blocks = shellBlocks(PAGE);
     assert.match(blocks[0], /^BASE=http:\/\/localhost:8080\n/);
     const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\nOPS=${admin.token}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
     // Not execFileSync: the service answering the script runs in this process.

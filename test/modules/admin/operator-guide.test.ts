@@ -4,22 +4,16 @@ import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { missingTools, shellBlocks } from '../../helpers/doc-blocks.ts';
 
 // The operator guide is copy-paste documentation: this runs its shell blocks, in order, against a
 // fresh embedded server started as the guide says, so the guide breaks the build the day it stops
 // being true.
 
 const GUIDE = join(import.meta.dirname, '../../../docs/operator-guide.md');
-const missingTools = ['bash', 'curl', 'jq'].filter((tool) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
+const missing = missingTools(['bash', 'curl', 'jq']);
 
-describe('docs/operator-guide.md', { skip: missingTools.length > 0 ? `needs ${missingTools.join(', ')}` : false }, () => {
+describe('docs/operator-guide.md', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'operator-guide-'));
   const logFile = join(dir, 'server.log');
   let server: ReturnType<typeof spawn>;
@@ -43,7 +37,7 @@ describe('docs/operator-guide.md', { skip: missingTools.length > 0 ? `needs ${mi
   });
 
   test('every command of the guide runs, and each job leaves its mark', () => {
-    const blocks = [...readFileSync(GUIDE, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const blocks = shellBlocks(GUIDE);
     assert.match(blocks[0], /^ADMIN_EMAILS=ops@example.com npm start/, 'the first block starts the service, as this test did');
     const script = blocks
       .slice(1)
