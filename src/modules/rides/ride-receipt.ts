@@ -4,6 +4,7 @@ import { driverShareOf, splitFare } from '../pricing/driver-share.ts';
 import { cancellationFee, distanceAndTimeFare, nightMultiplierAt, surgeWithin } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import type { FarePart, Receipt, ReceiptInputs, ReceiptKind } from './receipt.schemas.ts';
+import { breakdownOf } from './trip-fares.ts';
 import type { RideRow } from './rides.repository.ts';
 
 // A receipt as pure functions: built from a ride and the rules of its pricing version, and the same
@@ -27,6 +28,7 @@ export type ReceiptRow = Pick<
   | 'cancelled_at'
   | 'cancelled_by'
   | 'cancellation_fee'
+  | 'fare_breakdown'
 >;
 
 /** What a receipt's arithmetic produces: its breakdown, its fare and who gets what. */
@@ -98,8 +100,10 @@ export function passedThroughOf(ride: ReceiptRow): number {
 }
 
 /** Stops, waiting, tolls and parking as the ride charged them: none on the upfront quote of a ride without a trip fare. */
-function chargedExtras(_ride: ReceiptRow): Pick<ReceiptInputs, 'stops' | 'waitingMinutes' | 'tollsInInr' | 'parkingInInr'> {
-  return { stops: 0, waitingMinutes: 0, tollsInInr: 0, parkingInInr: 0 };
+function chargedExtras(ride: ReceiptRow): Pick<ReceiptInputs, 'stops' | 'waitingMinutes' | 'tollsInInr' | 'parkingInInr'> {
+  const breakdown = breakdownOf(ride);
+  if (!breakdown) return { stops: 0, waitingMinutes: 0, tollsInInr: 0, parkingInInr: 0 };
+  return { stops: breakdown.stops, waitingMinutes: breakdown.waitingMinutes, tollsInInr: breakdown.tollsFare, parkingInInr: breakdown.parkingFare };
 }
 
 /**
@@ -108,6 +112,19 @@ function chargedExtras(_ride: ReceiptRow): Pick<ReceiptInputs, 'stops' | 'waitin
  */
 function inputsOf(ride: ReceiptRow, kind: ReceiptKind, rules: PricingRules, timeZone: string): ReceiptInputs {
   const rate = rules.fares[ride.ride_type as RideType];
+  // A ride completed with its trip fare: the distance, minutes and night it was charged for.
+  const breakdown = kind === 'trip' ? breakdownOf(ride) : null;
+  if (breakdown) {
+    return {
+      distanceKm: breakdown.distanceKm,
+      minutes: breakdown.durationMinutes,
+      zone: ride.pickup_zone,
+      surgeMultiplier: breakdown.surgeMultiplier,
+      night: breakdown.night,
+      ...chargedExtras(ride),
+      cancelledWhile: null,
+    };
+  }
   return {
     distanceKm: ride.distance_km,
     minutes: ride.duration_minutes,

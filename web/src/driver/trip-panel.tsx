@@ -65,7 +65,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
       </div>
       {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
       {active && <AddedCharges charges={chargesOf(ride)} />}
-      {active && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
+      {fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={!active} />}
       {active && (
         <form
           class="card stack"

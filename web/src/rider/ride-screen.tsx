@@ -100,7 +100,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
       </div>
       {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
       {open && <AddedCharges charges={chargesOf(ride)} />}
-      {open && fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={false} />}
+      {fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={!open} />}
       {ride.status === 'CANCELLED' && (
         <Notice kind="warn">
           Cancelled{ride.cancelledBy ? ` by the ${ride.cancelledBy}` : ''}.{' '}

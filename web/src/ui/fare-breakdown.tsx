@@ -6,11 +6,8 @@ import { km, minutes, money } from './format.ts';
 // quote while the ride is open, tolls and parking the moment the driver adds them (the ride arrives
 // again as ride.updated), and what the trip that happened came to once it is completed.
 
-/**
- * The ride's breakdown, once the service gives one. Until the trip fare of the fare policy lands on
- * the ride view, a ride carries none and the apps show its fare alone.
- */
-export const fareBreakdownOf = (ride: Ride): FareBreakdown | null => (ride as Ride & { fareBreakdown?: FareBreakdown | null }).fareBreakdown ?? null;
+/** The ride's breakdown: the service gives one at completion (null before, and for rides completed before it was kept). */
+export const fareBreakdownOf = (ride: Ride): FareBreakdown | null => ride.fareBreakdown ?? null;
 
 const CHARGE_LABELS = { toll: 'Toll', parking: 'Parking' } as const;
 

@@ -9,9 +9,9 @@ import { money } from './format.ts';
 
 const MINUTE = 60_000;
 
-/** When the driver arrived within 100 m of the pickup, and the charges added so far, once the ride view carries them. */
-export const arrivedAtOf = (ride: Ride): string | null => (ride as Ride & { arrivedAt?: string | null }).arrivedAt ?? null;
-export const chargesOf = (ride: Ride): TripCharge[] => (ride as Ride & { charges?: TripCharge[] }).charges ?? [];
+/** When the driver arrived within 100 m of the pickup, and the charges added so far, as the ride view carries them. */
+export const arrivedAtOf = (ride: Ride): string | null => ride.arrivedAt ?? null;
+export const chargesOf = (ride: Ride): TripCharge[] => ride.charges ?? [];
 
 /** Started minutes beyond the free ones and what they cost (the fare policy's waiting rule). */
 export function waitingCharge(waitedMs: number, rule: WaitingRule): { minutes: number; fare: number } {
