@@ -15,6 +15,7 @@ import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
 import type { Ride, StatusBody } from './rides.schemas.ts';
 import type { TripFares } from './trip-fares.ts';
+import { completeTrip } from './trip.repository.ts';
 
 export interface LifecycleDependencies {
   db: Db;
@@ -90,18 +91,25 @@ export class RideLifecycle {
   }
 
   async #complete(user: Actor, id: number, otp: string | undefined): Promise<Ride> {
-    const ride = await this.#find(id);
+    let ride = await this.#find(id);
     assertStep(user, ride, 'PICKED', 'COMPLETED');
     await this.#deps.codes.check(ride.id, 'end', otp, ride.end_otp);
-    // The driver collects cash at the end of the ride; online modes wait for a verified payment.
-    const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
-    // The fare from the trip that happened: the upfront quote stays beside it (docs/rides.md).
-    const fare = await this.#deps.fares.completion(ride);
-    const completed = await this.#deps.transitions.move(ride, { status: 'COMPLETED', ...fare, payment_status: paymentStatus }, rideCompleted, {
-      operator: actsAsOperator(user, ride) ? user : undefined,
-    });
-    if (!completed) throw conflict(`Ride ${id} changed a moment ago; it is no longer PICKED`, 'INVALID_TRANSITION');
-    return toRide(completed);
+    // A toll the driver adds while the fare is being computed must not be shown to the rider and left
+    // out of what they pay: the step holds only if the charges are still the ones the fare counted.
+    for (let attempt = 1; ; attempt++) {
+      // The driver collects cash at the end of the ride; online modes wait for a verified payment.
+      const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
+      // The fare from the trip that happened: the upfront quote stays beside it (docs/rides.md).
+      const changes = { status: 'COMPLETED' as const, ...(await this.#deps.fares.completion(ride)), payment_status: paymentStatus };
+      const counted = ride.charges_total;
+      const completed = await this.#deps.transitions.move(ride, changes, rideCompleted, {
+        operator: actsAsOperator(user, ride) ? user : undefined,
+        update: (tx) => completeTrip(tx.db, id, counted, changes),
+      });
+      if (completed) return toRide(completed);
+      ride = await this.#find(id);
+      if (ride.status !== 'PICKED' || attempt === 3) throw conflict(`Ride ${id} changed a moment ago; it is no longer PICKED`, 'INVALID_TRANSITION');
+    }
   }
 
   async #find(id: number): Promise<repository.RideRow> {

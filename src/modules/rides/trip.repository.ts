@@ -1,5 +1,7 @@
 import type { Db, WriteDb } from '../../db/database.ts';
 import type { Point } from '../../platform/geo/geo.ts';
+import type { Updateable } from 'kysely';
+import type { RidesTable } from '../../db/database.ts';
 import type { RideRow } from './rides.repository.ts';
 
 // The trip that happened, as the ride's row keeps it: the arrival at the pickup, the running
@@ -43,4 +45,12 @@ export function addCharge(db: WriteDb, id: number, totalBefore: number, totalAft
     .where('charges_total', '=', totalBefore)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Completes a PICKED ride with the fare computed from `chargesTotal`'s charges, if no charge was
+ * added meanwhile (undefined: read again and compute once more, or the ride is no longer PICKED).
+ */
+export function completeTrip(db: WriteDb, id: number, chargesTotal: number, changes: Updateable<RidesTable> & { status: 'COMPLETED' }): Promise<RideRow | undefined> {
+  return db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', 'PICKED').where('charges_total', '=', chargesTotal).returningAll().executeTakeFirst();
 }

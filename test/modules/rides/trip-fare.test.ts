@@ -135,4 +135,26 @@ describe('the fare of the trip that happened', () => {
     assertOk(excused);
     assert.equal(excused.body.driverPenalty, null);
   });
+  test('a toll added while the ride completes is either in the fare it completes with or refused, never shown and left out', async () => {
+    const { t } = op;
+    for (let round = 0; round < 8; round++) {
+      const booked = await bookRide(t, rider, { rideType: 'mini' });
+      assertOk(await accept(t, driver, booked.id));
+      assertOk(await setStatus(t, driver, booked.id, { status: 'PICKED', otp: booked.startOtp }));
+      const [tolled, completed] = await Promise.all([
+        charge(booked.id, { kind: 'toll', amountInInr: 10, note: `race ${round}` }),
+        setStatus(t, driver, booked.id, { status: 'COMPLETED', otp: booked.endOtp }),
+      ]);
+      assertOk(completed);
+      const ride = (await call(t.app, 'GET', `/rides/status/${booked.id}`, { token: rider.token })).body;
+      if (tolled.status === 200) {
+        assert.equal(ride.fareBreakdown.tollsFare, 10, `round ${round}: the toll the driver was told was added is paid`);
+      } else {
+        assertError(tolled, 409, 'RIDE_NOT_PICKED');
+        assert.equal(ride.fareBreakdown.tollsFare, 0);
+      }
+      assert.equal(ride.charges.length, ride.fareBreakdown.tollsFare / 10, `round ${round}: the charges shown are the ones charged`);
+      assert.equal(ride.fare, ride.fareBreakdown.distanceAndTimeFare + ride.fareBreakdown.stopsFare + ride.fareBreakdown.waitingFare + ride.fareBreakdown.tollsFare + ride.fareBreakdown.parkingFare);
+    }
+  });
 });
