@@ -156,3 +156,10 @@ export async function tripWithFare(t: TestApp, rideType: string, min: number, ma
   }
   throw new Error(`no ${rideType} trip costs between ₹${min} and ₹${max} right now`);
 }
+
+/** Moves a test app's clock forward to the next `hour:minute` in Asia/Kolkata (+5:30, the default SERVICE_TIMEZONE). */
+export function advanceToKolkataTime(t: Pick<TestApp, 'clock'>, hour: number, minute: number): void {
+  const day = 24 * 60 * 60_000;
+  const sinceMidnight = (t.clock.now() + 330 * 60_000) % day;
+  t.clock.advance((((hour * 60 + minute) * 60_000 - sinceMidnight) % day + day) % day);
+}

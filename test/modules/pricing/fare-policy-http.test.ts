@@ -7,7 +7,7 @@ import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
 import { call, createTestApp, freshDatabase } from '../../helpers/app.ts';
 import { signUp } from '../../helpers/factories.ts';
-import { assertError, assertOk, bookRide } from '../../helpers/rides.ts';
+import { advanceToKolkataTime, assertError, assertOk, bookRide } from '../../helpers/rides.ts';
 import { operatorApp, type OperatorApp } from '../admin/operator.ts';
 
 // Version 2 of the fare policy through HTTP: the operator's document, the public versions, quotes.
@@ -25,12 +25,6 @@ const V2: PricingRules = {
 // 10 km of mini: 25 minutes at city speed; the base covers 3 km: 60 + 14 × 7 + 2 × 25 = 208.
 const ESTIMATE = '/rides/estimate?distanceKm=10&rideType=mini';
 
-/** Moves the test clock forward to the next time of day (Asia/Kolkata, the default SERVICE_TIMEZONE). */
-function advanceTo(t: OperatorApp['t'], hour: number, minute: number): void {
-  const day = 24 * 60 * 60_000;
-  const sinceMidnight = (t.clock.now() + 330 * 60_000) % day;
-  t.clock.advance((((hour * 60 + minute) * 60_000 - sinceMidnight) % day + day) % day);
-}
 
 describe('fare policy v2 through HTTP', () => {
   let op: OperatorApp;
@@ -68,7 +62,7 @@ describe('fare policy v2 through HTTP', () => {
     const { t, admin } = op;
     const saved = await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: V2 });
     assertOk(saved);
-    advanceTo(t, 12, 0);
+    advanceToKolkataTime(t, 12, 0);
     const quote = (await call(t.app, 'GET', ESTIMATE)).body;
     assert.deepEqual({ fare: quote.fare, baseFare: quote.baseFare, distanceFare: quote.distanceFare, timeFare: quote.timeFare, night: quote.nightMultiplier }, { fare: 208, baseFare: 60, distanceFare: 98, timeFare: 50, night: 1 });
     const published = await call(t.app, 'GET', `/pricing/versions/${saved.body.version}`);
@@ -80,9 +74,9 @@ describe('fare policy v2 through HTTP', () => {
 
   test('a trip expected to end in the night window is quoted with the night multiplier', async () => {
     const { t } = op;
-    advanceTo(t, 22, 40); // 25 minutes of driving: dropped at 23:05
+    advanceToKolkataTime(t, 22, 40); // 25 minutes of driving: dropped at 23:05
     assert.deepEqual(((b) => [b.fare, b.nightMultiplier])((await call(t.app, 'GET', ESTIMATE)).body), [312, 1.5]);
-    advanceTo(t, 6, 0);
+    advanceToKolkataTime(t, 6, 0);
     assert.equal((await call(t.app, 'GET', ESTIMATE)).body.fare, 208);
   });
 

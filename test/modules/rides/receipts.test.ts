@@ -7,7 +7,7 @@ import type { PricingRules, PublicPricingVersion, ReceiptKeySet, SignedReceipt }
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { call, type TestApp } from '../../helpers/app.ts';
 import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
-import { acceptedRide, assertError, assertOk, bookRide, completedRide, driverWithVehicle, pickedRide, tripNorth } from '../../helpers/rides.ts';
+import { acceptedRide, advanceToKolkataTime, assertError, assertOk, bookRide, completedRide, driverWithVehicle, pickedRide, tripNorth } from '../../helpers/rides.ts';
 
 // Receipts anyone can check (decisions.md "Fare policy"): GET /rides/{id}/receipt signed with the
 // service's Ed25519 key, published at /.well-known/receipt-keys, recomputable from the pricing version.
@@ -149,9 +149,7 @@ describe('receipts', () => {
     };
     assertOk(await call(t.app, 'PUT', '/admin/pricing', { token: admin.token, body: night }), 'new pricing version');
     // 23:30 in the service's zone (Asia/Kolkata, +5:30): the drop, minutes later, is inside the window.
-    const day = 24 * 3_600_000;
-    const sinceMidnight = (t.clock.now() + 330 * 60_000) % day;
-    t.clock.advance((((23 * 60 + 30) * 60_000 - sinceMidnight) % day + day) % day);
+    advanceToKolkataTime(t, 23, 30);
     for (const user of [rider, driver]) {
       const login = await call(t.app, 'POST', '/auth/login', { body: { email: user.email, password: user.password } });
       user.token = login.body.accessToken;

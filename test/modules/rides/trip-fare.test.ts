@@ -4,7 +4,7 @@ import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
 import { call } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, assertError, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import { accept, advanceToKolkataTime, assertError, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
 import { operatorApp, type OperatorApp } from '../admin/operator.ts';
 
 // The trip that happened (decisions.md "Fare policy"): waiting from the driver's arrival, tolls and
@@ -33,9 +33,7 @@ describe('the fare of the trip that happened', () => {
     op = await operatorApp({ accessTokenTtlSeconds: 24 * 3600 });
     assertOk(await call(op.t.app, 'PUT', '/admin/pricing', { token: op.admin.token, body: RULES }));
     // Later in the evening (Asia/Kolkata): 22:45, so a trip of a few minutes' waiting and driving ends after 23:00.
-    const day = 24 * 60 * MINUTE;
-    const sinceMidnight = (op.t.clock.now() + 330 * MINUTE) % day;
-    op.t.clock.advance((((22 * 60 + 45) * MINUTE - sinceMidnight) % day + day) % day);
+    advanceToKolkataTime(op.t, 22, 45);
     rider = await signUp(op.t);
     driver = await signUp(op.t, { role: 'DRIVER' });
   });

@@ -6,7 +6,7 @@ import { receiptFigures, receiptMismatches } from '../../../src/modules/rides/ri
 import { checkSignature } from '../../../src/platform/receipt-signing.ts';
 import { call } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import { accept, advanceToKolkataTime, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
 import { operatorApp, type OperatorApp } from '../admin/operator.ts';
 
 // Issue 28's "done when": a ride with waiting, a toll and a late-night drop is charged exactly what
@@ -31,9 +31,7 @@ describe('the receipt of the trip that happened', () => {
     op = await operatorApp({ accessTokenTtlSeconds: 24 * 3600 });
     assertOk(await call(op.t.app, 'PUT', '/admin/pricing', { token: op.admin.token, body: RULES }));
     // 22:45 in Asia/Kolkata: after waiting and driving, the drop is past 23:00.
-    const day = 24 * 60 * MINUTE;
-    const sinceMidnight = (op.t.clock.now() + 330 * MINUTE) % day;
-    op.t.clock.advance((((22 * 60 + 45) * MINUTE - sinceMidnight) % day + day) % day);
+    advanceToKolkataTime(op.t, 22, 45);
     rider = await signUp(op.t);
     driver = await signUp(op.t, { role: 'DRIVER' });
   });
