@@ -24,8 +24,8 @@ export async function incidentViews(deps: IncidentViewDependencies, rows: readon
     return user ? { id: user.id, name: user.name, email: user.email } : null;
   };
   const notes = await repository.notesOf(deps.db, rows.map((row) => row.id));
-  const tracks = await Promise.all(rows.map((row) => repository.trackOf(deps.db, row.id)));
-  return rows.map((row, index) => {
+  const tracks = await repository.tracksOf(deps.db, rows.map((row) => row.id));
+  return rows.map((row) => {
     const ride = rides.get(row.ride_id) ?? null;
     return {
       id: row.id,
@@ -41,7 +41,7 @@ export async function incidentViews(deps: IncidentViewDependencies, rows: readon
       ride,
       rider: party(ride?.riderId),
       driver: party(ride?.driverId),
-      track: tracks[index].map((point) => ({ lat: point.lat, lon: point.lon, at: toIso(Number(point.at)) })),
+      track: (tracks.get(row.id) ?? []).map((point) => ({ lat: point.lat, lon: point.lon, at: toIso(Number(point.at)) })),
       notes: notes.filter((note) => note.incident_id === row.id).map((note) => ({ id: note.id, authorId: note.author_id, text: note.text, at: toIso(Number(note.created_at)) })),
     };
   });

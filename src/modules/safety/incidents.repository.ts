@@ -43,10 +43,19 @@ export function notesOf(db: Db, incidentIds: readonly number[]): Promise<NoteRow
   return db.selectFrom('incident_notes').selectAll().where('incident_id', 'in', incidentIds).orderBy('id').execute();
 }
 
-/** The latest TRACK_LIMIT points of each incident, oldest first. */
-export async function trackOf(db: Db, incidentId: number): Promise<TrackRow[]> {
-  const rows = await db.selectFrom('incident_track').selectAll().where('incident_id', '=', incidentId).orderBy('at', 'desc').limit(TRACK_LIMIT).execute();
-  return rows.reverse();
+/** The latest TRACK_LIMIT points of each of the incidents, oldest first, in one query (a list shows up to LIST_LIMIT). */
+export async function tracksOf(db: Db, incidentIds: readonly number[]): Promise<Map<number, TrackRow[]>> {
+  const tracks = new Map<number, TrackRow[]>(incidentIds.map((id) => [id, []]));
+  if (incidentIds.length === 0) return tracks;
+  const ranked = db
+    .selectFrom('incident_track')
+    .selectAll()
+    .select((eb) => eb.fn.agg<number>('row_number').over((over) => over.partitionBy('incident_id').orderBy('at', 'desc')).as('newest'))
+    .where('incident_id', 'in', incidentIds)
+    .as('ranked');
+  const rows = await db.selectFrom(ranked).select(['incident_id', 'at', 'lat', 'lon']).where('newest', '<=', TRACK_LIMIT).orderBy('incident_id').orderBy('at').execute();
+  for (const row of rows) tracks.get(row.incident_id)?.push(row);
+  return tracks;
 }
 
 export async function insertTrackPoints(db: WriteDb, rows: ReadonlyArray<Insertable<IncidentTrackTable>>): Promise<void> {
