@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
-import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
 import { call } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, advanceToKolkataTime, assertError, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
-import { operatorApp, type OperatorApp } from '../admin/operator.ts';
+import type { TestUser } from '../../helpers/factories.ts';
+import { accept, assertError, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import type { OperatorApp } from '../admin/operator.ts';
+import { lateEveningApp, MINI } from './late-evening.ts';
 
 // The trip that happened (decisions.md "Fare policy"): waiting from the driver's arrival, tolls and
 // parking while PICKED, the night window on the drop time, and the upfront distance-and-time part
 // unless the trip exceeded it beyond FARE_RECOMPUTE_TOLERANCE (0.2 by default).
 
-const MINI = { base: 60, baseKm: 3, perKm: 14, perMinute: 2, minimum: 80, waiting: { freeMinutes: 3, perMinute: 2 }, night: { start: '23:00', end: '05:00', multiplier: 1.5 }, perStop: 25 };
-const RULES: PricingRules = {
-  ...FIRST_RULES,
-  fares: { ...FIRST_RULES.fares, mini: MINI },
-  tollsAndParking: { capPerRide: 300 },
-  driverCancellation: { share: 0.1, min: 0, max: 100 },
-  validCancellationReasons: ['Vehicle breakdown'],
-};
 const MINUTE = 60_000;
 
 /** The distance-and-time part of a mini trip under RULES. */
@@ -29,13 +20,7 @@ describe('the fare of the trip that happened', () => {
   let rider: TestUser;
   let driver: TestUser;
   before(async () => {
-    // The test clock moves by minutes and hours: tokens outlast it.
-    op = await operatorApp({ accessTokenTtlSeconds: 24 * 3600 });
-    assertOk(await call(op.t.app, 'PUT', '/admin/pricing', { token: op.admin.token, body: RULES }));
-    // Later in the evening (Asia/Kolkata): 22:45, so a trip of a few minutes' waiting and driving ends after 23:00.
-    advanceToKolkataTime(op.t, 22, 45);
-    rider = await signUp(op.t);
-    driver = await signUp(op.t, { role: 'DRIVER' });
+    ({ op, rider, driver } = await lateEveningApp());
   });
   after(() => op.t.close());
 

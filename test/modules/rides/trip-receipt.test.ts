@@ -1,39 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
-import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
 import { receiptFigures, receiptMismatches } from '../../../src/modules/rides/ride-receipt.ts';
 import { checkSignature } from '../../../src/platform/receipt-signing.ts';
 import { call } from '../../helpers/app.ts';
-import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { accept, advanceToKolkataTime, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
-import { operatorApp, type OperatorApp } from '../admin/operator.ts';
+import type { TestUser } from '../../helpers/factories.ts';
+import { accept, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import type { OperatorApp } from '../admin/operator.ts';
+import { lateEveningApp } from './late-evening.ts';
 
 // Issue 28's "done when": a ride with waiting, a toll and a late-night drop is charged exactly what
 // its receipt says, the receipt verifies with the public key, the same fare is recomputed from the
 // public pricing version, and the driver's earnings carry the toll whole and their penalties.
 
 const MINUTE = 60_000;
-const RULES: PricingRules = {
-  ...FIRST_RULES,
-  fares: { ...FIRST_RULES.fares, mini: { base: 60, baseKm: 3, perKm: 14, perMinute: 2, minimum: 80, waiting: { freeMinutes: 3, perMinute: 2 }, night: { start: '23:00', end: '05:00', multiplier: 1.5 }, perStop: 25 } },
-  driverShare: 0.85,
-  tollsAndParking: { capPerRide: 300 },
-  driverCancellation: { share: 0.1, min: 0, max: 100 },
-  validCancellationReasons: ['Vehicle breakdown'],
-};
 
 describe('the receipt of the trip that happened', () => {
   let op: OperatorApp;
   let rider: TestUser;
   let driver: TestUser;
   before(async () => {
-    op = await operatorApp({ accessTokenTtlSeconds: 24 * 3600 });
-    assertOk(await call(op.t.app, 'PUT', '/admin/pricing', { token: op.admin.token, body: RULES }));
-    // 22:45 in Asia/Kolkata: after waiting and driving, the drop is past 23:00.
-    advanceToKolkataTime(op.t, 22, 45);
-    rider = await signUp(op.t);
-    driver = await signUp(op.t, { role: 'DRIVER' });
+    ({ op, rider, driver } = await lateEveningApp());
   });
   after(() => op.t.close());
 
