@@ -41,6 +41,7 @@ import { earningsRoutes } from './modules/rides/earnings.routes.ts';
 import { createSafety } from './modules/safety/safety.module.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { incidentRoutes } from './modules/safety/incidents.routes.ts';
+import { phoneRoutes } from './modules/safety/phones.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
@@ -59,6 +60,7 @@ import { registerOpenApi } from './platform/openapi.ts';
 import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts';
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
+import { createSmsSender } from './platform/sms.ts';
 import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
 import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
@@ -191,7 +193,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
-  const safety = await createSafety({ db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log });
+  const safety = await createSafety({
+    db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log,
+    counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds,
+  });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
@@ -236,6 +241,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(complaintsRoutes, { prefix: '/rides', service: complaints });
   await app.register(safetyRoutes, safety);
   await app.register(incidentRoutes, safety);
+  await app.register(phoneRoutes, safety);
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });

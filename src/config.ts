@@ -19,6 +19,8 @@ const EnvSchema = Type.Object({
   REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Ride Hailing <no-reply@ride-hailing.local>' }),
+  // The SMS provider's send endpoint (credentials, if any, in the URL); unset, codes go to the log.
+  SMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   RAZORPAY_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   RAZORPAY_KEY_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   RAZORPAY_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.razorpay.com' }),
@@ -76,6 +78,8 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** SMS_URL: where text messages (phone verification codes) are sent; unset, they are written to the log. */
+  smsUrl: string | undefined;
   razorpay: {
     keyId: string | undefined;
     keySecret: string | undefined;
@@ -172,6 +176,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    smsUrl: env.SMS_URL,
     razorpay: {
       keyId: env.RAZORPAY_KEY_ID,
       keySecret: env.RAZORPAY_KEY_SECRET,

@@ -75,6 +75,9 @@ export const routes = {
     stopSharing: route('DELETE', '/rides/:rideId/share', { response: of<T.MessageResponse>() }),
     shared: route('GET', '/share/:token.json', { access: 'public', response: of<T.SharedTrip>() }),
     sos: route('POST', '/rides/:rideId/sos', { body: of<T.SosBody>(), response: of<T.SosReceipt>() }),
+    phone: route('GET', '/auth/phone', { response: of<T.AccountPhone>() }),
+    sendPhoneCode: route('POST', '/auth/phone', { body: of<T.PhoneBody>(), response: of<T.PhoneCodeSent>() }),
+    verifyPhone: route('POST', '/auth/phone/verify', { body: of<T.PhoneCodeBody>(), response: of<T.AccountPhone>() }),
   },
   drivers: {
     profile: route('GET', '/drivers/me/profile', { response: of<T.DriverProfile>() }),

@@ -24,6 +24,7 @@ import type {
 } from '../modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
 import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
+import type { AccountPhone, PhoneBody, PhoneCodeBody, PhoneCodeSent } from '../modules/safety/phones.schemas.ts';
 import type { Incident, IncidentStatus, IncidentsQuery, NoteBody, SosBody, SosReceipt } from '../modules/safety/incidents.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
@@ -55,6 +56,7 @@ import type { ChannelMessage, ClientMessageOf } from '../platform/realtime/clien
 
 export type {
   Account,
+  AccountPhone,
   AccountQuery,
   AccountStatus,
   AdminDriver,
@@ -104,6 +106,9 @@ export type {
   OrderBody,
   Overview,
   PageQuery,
+  PhoneBody,
+  PhoneCodeBody,
+  PhoneCodeSent,
   PricingHistory,
   PricingRules,
   PricingVersion,

@@ -47,9 +47,22 @@ export interface IncidentTrackTable {
   at: number;
 }
 
+/** An account's verified phone, and a number waiting for its SMS code (only the code's HMAC is kept). */
+export interface AccountPhonesTable {
+  user_id: number;
+  phone: string | null;
+  verified_at: number | null;
+  pending_phone: string | null;
+  code_hash: string | null;
+  code_expires_at: number | null;
+  code_attempts: Generated<number>;
+  code_sent_at: number | null;
+}
+
 export interface SafetyTables {
   trip_shares: TripSharesTable;
   incidents: IncidentsTable;
   incident_notes: IncidentNotesTable;
   incident_track: IncidentTrackTable;
+  account_phones: AccountPhonesTable;
 }

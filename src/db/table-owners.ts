@@ -31,6 +31,7 @@ export const tableOwners = {
   incidents: 'safety',
   incident_notes: 'safety',
   incident_track: 'safety',
+  account_phones: 'safety',
   /** platform/idempotency.ts: the stored answers of retried requests. */
   idempotency_keys: 'platform',
 } as const satisfies Record<keyof Database, TableOwner>;

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import type { PhoneStandIn } from '../../scripts/phone-stand-in.ts';
 import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
+import { startPhoneProvider } from '../helpers/phone-provider.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { signUp, type TestUser } from '../helpers/factories.ts';
 import { acceptedRide } from '../helpers/rides.ts';
@@ -21,12 +23,17 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
   let t: TestApp;
   let admin: TestUser;
   let base: string;
+  let sms: PhoneStandIn;
   before(async () => {
-    ({ t, admin } = await operatorApp());
+    sms = await startPhoneProvider();
+    ({ t, admin } = await operatorApp({ smsUrl: sms.smsUrl }));
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await sms.close();
+  });
 
   test('every command of the page runs, and each answers as the page says', async () => {
     const rider = await signUp(t);
@@ -34,7 +41,7 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
     const { booked } = await acceptedRide(t, rider, driver);
     const blocks = shellBlocks(PAGE);
     assert.match(blocks[0], /^BASE=http:\/\/localhost:8080\n/);
-    const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\nOPS=${admin.token}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
+    const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\nOPS=${admin.token}\nSMS=${sms.url}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
     // Not execFileSync: the service answering the script runs in this process.
     const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
     assert.match(output, /^\["expiresAt","url"\]$/m, output);
@@ -46,5 +53,7 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
     assert.match(output, /^\["The driver left the route","Called the rider: safe, a detour"\]$/m, output);
     assert.match(output, /^\{"status":"resolved"\}$/m, output);
     assert.match(output, /^\["acknowledged","acknowledgedToday","meanAcknowledgeSeconds","open"\]$/m, output);
+    assert.match(output, /^\{"smsSent":true\}$/m, output);
+    assert.match(output, /^\{"phone":"\+919845012345","pendingPhone":null\}$/m, output);
   });
 });

@@ -9,9 +9,10 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { IncidentAlerts } from './incident-alerts.ts';
 import { IncidentTrack } from './incident-track.ts';
 import { Incidents } from './incidents.service.ts';
+import { AccountPhones, type AccountPhonesDependencies } from './phones.service.ts';
 import { TripShares, type TripSharesDependencies } from './trip-shares.service.ts';
 
-export interface SafetyDependencies extends TripSharesDependencies {
+export interface SafetyDependencies extends TripSharesDependencies, Omit<AccountPhonesDependencies, keyof TripSharesDependencies> {
   events: DomainEventsDispatcher;
   hub: UserHub;
   users: Pick<AuthService, 'findUsers'>;
@@ -23,11 +24,12 @@ export interface SafetyDependencies extends TripSharesDependencies {
   log: FastifyBaseLogger;
 }
 
-/** The safety module's services: trip-sharing links, and incidents with their tracks. */
+/** The safety module's services: trip-sharing links, incidents with their tracks, and accounts' phone numbers. */
 export interface SafetyServices {
   shares: TripShares;
   incidents: Incidents;
   track: IncidentTrack;
+  phones: AccountPhones;
 }
 
 /** From an SOS to its acknowledgement: seconds to a quarter of an hour. */
@@ -42,5 +44,7 @@ export async function createSafety(deps: SafetyDependencies): Promise<SafetyServ
   const alerts = new IncidentAlerts(deps);
   const ackTiming = deps.metrics.histogram('incident_acknowledge_seconds', 'From an SOS to an operator acknowledging it', [], ACK_BUCKETS);
   const incidents = new Incidents({ ...deps, shares, alerts, track, ackTiming });
-  return { shares, incidents, track };
+  const phones = new AccountPhones(deps);
+  deps.events.inUnit('account.erasing', (tx, { userId }) => phones.erase(tx, userId));
+  return { shares, incidents, track, phones };
 }
