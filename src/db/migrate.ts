@@ -26,6 +26,7 @@ import * as driverEarnings from './migrations/2026-11-28-21-driver-earnings.ts';
 import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
 import * as incidents from './migrations/2026-11-28-32-incidents.ts';
 import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
+import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-31-trip-shares': tripShares,
   '2026-11-28-32-incidents': incidents,
   '2026-11-28-41-travel-time-cells': travelTimeCells,
+  '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-31-account-phones': accountPhones,
 };
 

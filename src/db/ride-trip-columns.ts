@@ -16,4 +16,6 @@ export interface RideTripColumns {
   upfront_fare: number | null;
   fare_breakdown: string | null;
   driver_penalty: number | null;
+  /** The stops between pickup and drop, in order (JSON, migration 2026-11-29-21): rides/ride-stops.ts reads and writes them. */
+  stops: Generated<string>;
 }

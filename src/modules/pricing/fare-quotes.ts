@@ -5,7 +5,7 @@ import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
 import type { InsightsService } from '../insights/insights.service.ts';
 import type { TravelTimes } from '../insights/travel-times.service.ts';
-import { quoteFare, withPickupWait, type Quote } from './pricing.model.ts';
+import { MAX_STOPS, quoteFare, withPickupWait, type Quote } from './pricing.model.ts';
 import type { Pricing } from './pricing.service.ts';
 
 /** What GET /rides/estimate asks (rides' EstimateQuery): a distance, or the points to route between. */
@@ -16,6 +16,8 @@ export interface EstimateInput {
   pickupLon?: number;
   dropLat?: number;
   dropLon?: number;
+  /** Up to 3 stops between pickup and drop, `lat,lon` each, separated by `;` (rides' EstimateQuery checks the form). */
+  stops?: string;
 }
 
 /** Minutes until the nearest available driver who could take a ride of this type reaches the pickup; undefined when none is near. */
@@ -33,11 +35,24 @@ export function rideTypeOf(value: string | undefined): RideType {
 /** A quote and who measured its trip (null: the caller gave the distance, or there was no trip to measure). */
 export type TripQuote = Quote & { routeProvider: RouteProvider | null };
 
-/** The trip a quote prices: its length, and the router's driving time when a router measured it. */
+/** The trip a quote prices: its length, and the router's driving time when a router measured it; the stops on the way. */
 interface Trip {
   distanceKm: number;
   drivingMinutes?: number;
   routeProvider: RouteProvider | null;
+  stops: number;
+}
+
+/** An estimate's `stops` (`lat,lon;lat,lon`) as points, each within the coordinates' ranges. */
+export function stopsOfQuery(stops: string | undefined): Point[] {
+  if (stops === undefined || stops === '') return [];
+  const points = stops.split(';').map((pair) => {
+    const [lat, lon] = pair.split(',').map(Number);
+    if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180)) throw badRequest('Each stop is lat,lon: a latitude within ±90 and a longitude within ±180');
+    return { lat, lon };
+  });
+  if (points.length > MAX_STOPS) throw badRequest(`A trip has at most ${MAX_STOPS} stops`);
+  return points;
 }
 
 /**
@@ -71,11 +86,13 @@ export class FareQuotes {
     const pickup = point(query.pickupLat, query.pickupLon, 'pickup');
     const drop = point(query.dropLat, query.dropLon, 'drop');
     const rideType = rideTypeOf(query.rideType);
+    const stops = stopsOfQuery(query.stops);
     if (!(pickup && drop) && query.distanceKm === undefined) {
       throw badRequest('distanceKm is required unless pickupLat, pickupLon, dropLat and dropLon are all given');
     }
+    if (!(pickup && drop) && stops.length > 0) throw badRequest('Stops need pickupLat, pickupLon, dropLat and dropLon: the trip is routed through them');
     const [quote, driverMinutes] = await Promise.all([
-      pickup && drop ? this.trip(pickup, drop, rideType) : this.#quote(Promise.resolve({ distanceKm: query.distanceKm!, routeProvider: null }), rideType, pickup),
+      pickup && drop ? this.trip(pickup, drop, rideType, stops) : this.#quote(Promise.resolve({ distanceKm: query.distanceKm!, routeProvider: null, stops: 0 }), rideType, pickup),
       pickup ? this.#waits.minutes(pickup, rideType) : undefined,
     ]);
     if (!pickup) return quote;
@@ -86,12 +103,16 @@ export class FareQuotes {
     return { ...waited, driverNearby: driverMinutes !== undefined };
   }
 
-  /** Without both points the trip length is unknown and the type's minimum fare applies (distance 0). */
-  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType): Promise<TripQuote> {
-    if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null }), rideType, pickup);
-    const route = this.#router.route(pickup, drop);
+  /** Routed through `stops` in order, each adding perStop. Without both points the trip length is unknown and the type's minimum fare applies (distance 0). */
+  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType, stops: readonly Point[] = []): Promise<TripQuote> {
+    if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null, stops: 0 }), rideType, pickup);
+    const route = this.#router.route(pickup, drop, stops);
     const learned = this.#learned?.correction(pickup, drop, this.#time.clock.now()) ?? 1;
-    return this.#quote(route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes * learned, routeProvider: provider })), rideType, pickup);
+    return this.#quote(
+      route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes * learned, routeProvider: provider, stops: stops.length })),
+      rideType,
+      pickup,
+    );
   }
 
   /** The quote under the pricing rules in force now (the answer names their version); routing and demand are asked at once. */
@@ -99,7 +120,7 @@ export class FareQuotes {
     const [trip, signal] = await Promise.all([measured, this.#demand.signalAt(pickup)]);
     const { version, rules } = this.#pricing.current();
     const quote = quoteFare(
-      { distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal, now: this.#time.clock.now(), timeZone: this.#time.timeZone },
+      { distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal, now: this.#time.clock.now(), timeZone: this.#time.timeZone, stops: trip.stops },
       rules,
       version,
     );

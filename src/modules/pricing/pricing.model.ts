@@ -101,13 +101,20 @@ function localMinuteOfDay(epochMs: number, timeZone: string): number {
   return (part.hour % 24) * 60 + part.minute;
 }
 
+/** The most stops a trip may have between pickup and drop. */
+export const MAX_STOPS = 3;
+
+/** What the stops of a trip add to its fare: the ride type's perStop each (neither surge nor night changes it). */
+export const stopsFare = (rate: Rate, stops: number): number => round2(stops * rate.perStop);
+
 /**
  * The upfront quote: the distance-and-time part under the rules in force, the surge between the
  * version's floor and cap, the night multiplier when the trip is expected to end in the window (now
- * plus its driving minutes). `drivingMinutes` is the router's driving time; without it, the distance at city speed.
+ * plus its driving minutes), and `perStop` for each stop on the way. `drivingMinutes` is the router's
+ * driving time; without it, the distance at city speed.
  */
 export function quoteFare(
-  input: { distanceKm: number; drivingMinutes?: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number; now: number; timeZone: string },
+  input: { distanceKm: number; drivingMinutes?: number; rideType: RideType; surgeMultiplier: number; pickupEtaMinutes: number; now: number; timeZone: string; stops?: number },
   rules: PricingRules,
   version: number,
 ): Quote {
@@ -117,7 +124,9 @@ export function quoteFare(
   const surgeMultiplier = surgeWithin(rules, input.surgeMultiplier);
   const nightMultiplier = nightMultiplierAt(rate, input.now + minutes * 60_000, input.timeZone);
   const part = distanceAndTimeFare(rate, distanceKm, minutes, surgeMultiplier, nightMultiplier);
-  const fare = part.distanceAndTimeFare;
+  const stops = input.stops ?? 0;
+  const forStops = stopsFare(rate, stops);
+  const fare = Math.round(part.distanceAndTimeFare + forStops);
   return {
     distanceKm,
     durationMinutes: minutes,
@@ -130,6 +139,8 @@ export function quoteFare(
     baseFare: part.baseFare,
     distanceFare: part.distanceFare,
     timeFare: part.timeFare,
+    stops,
+    stopsFare: forStops,
     surgeMultiplier,
     nightMultiplier,
     ...etaRange(input.pickupEtaMinutes),

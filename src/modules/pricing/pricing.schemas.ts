@@ -97,6 +97,8 @@ export const FareEstimate = Type.Object({
   baseFare: Type.Number(),
   distanceFare: Type.Number(),
   timeFare: Type.Number(),
+  stops: Type.Integer({ minimum: 0, description: 'Stops on the way between pickup and drop (at most 3)' }),
+  stopsFare: Type.Number({ description: "perStop × stops: in `fare`, outside surge and night" }),
   surgeMultiplier: Type.Number(),
   nightMultiplier: Type.Number({ description: "The night window's multiplier when the trip is expected to end inside it (its drop time: now plus the driving time), else 1" }),
   etaMinMinutes: Type.Integer({ description: 'Pickup wait, low end' }),

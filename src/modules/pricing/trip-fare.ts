@@ -1,5 +1,5 @@
 import type { RideType } from '../../platform/vocabulary.ts';
-import { distanceAndTimeFare, nightMultiplierAt } from './pricing.model.ts';
+import { distanceAndTimeFare, nightMultiplierAt, stopsFare } from './pricing.model.ts';
 import type { FareBreakdown, PricingRules, TripCharge } from './pricing.schemas.ts';
 
 // The fare of the trip that happened (decisions.md "Fare policy": upfront, then the trip), as a pure
@@ -42,7 +42,7 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
   const part = recomputed ? tripPart : upfrontPart;
   const waitingMinutes = chargedWaitingMinutes(facts.waitedMinutes, rate.waiting.freeMinutes);
   const waitingFare = round2(waitingMinutes * rate.waiting.perMinute);
-  const stopsFare = round2(facts.stops * rate.perStop);
+  const forStops = stopsFare(rate, facts.stops);
   const sum = (kind: TripCharge['kind']) => facts.charges.filter((charge) => charge.kind === kind).reduce((total, charge) => total + charge.amountInInr, 0);
   const tollsFare = sum('toll');
   const parkingFare = sum('parking');
@@ -61,13 +61,13 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
     nightMultiplier,
     distanceAndTimeFare: part.distanceAndTimeFare,
     stops: facts.stops,
-    stopsFare,
+    stopsFare: forStops,
     waitingMinutes,
     waitingFare,
     charges: facts.charges,
     tollsFare,
     parkingFare,
-    fare: Math.round(part.distanceAndTimeFare + stopsFare + waitingFare + tollsFare + parkingFare),
+    fare: Math.round(part.distanceAndTimeFare + forStops + waitingFare + tollsFare + parkingFare),
     upfrontFare: facts.upfront.fare,
     recomputed,
     recomputeReason: recomputed

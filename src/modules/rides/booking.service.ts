@@ -12,6 +12,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { point } from '../../platform/geo/geo.ts';
 import { rideTypeOf, type FareQuotes } from '../pricing/fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
+import { bookedStops } from './ride-stops.ts';
 import { rideRequested } from './ride-notifications.ts';
 import { toRide } from './ride-views.ts';
 import type { NewRide } from './booking.repository.ts';
@@ -46,7 +47,9 @@ export class BookingService {
     const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
     // No road is shorter than the straight line: a trip that is too long that way is not routed at all.
     if (pickup && drop) assertShortEnough(haversineKm(pickup, drop), this.#deps.maxRideKm);
-    const quote = await this.#deps.quotes.trip(pickup, drop, rideType);
+    const stops = body.stops ?? [];
+    if (stops.length > 0 && !(pickup && drop)) throw badRequest('Stops need pickupLat, pickupLon, dropLat and dropLon: the trip is routed through them');
+    const quote = await this.#deps.quotes.trip(pickup, drop, rideType, stops);
     assertBookable(quote, this.#deps.maxRideKm);
     const { startOtp, endOtp } = makeRideCodes();
     const ride: NewRide = {
@@ -76,6 +79,7 @@ export class BookingService {
       start_otp: startOtp,
       end_otp: endOtp,
       created_at: this.#deps.clock.now(),
+      stops: bookedStops(stops),
     };
     const notice = this.#deps.notifications.row(
       rideRequested({ rider_id: user.id, pickup_location: ride.pickup_location ?? null, drop_location: ride.drop_location ?? null, fare: quote.fare }),

@@ -4,6 +4,7 @@ import { livePosition, publicPositionVisible, type Viewer } from './ride-access.
 import type { DriverCard } from './ride-people.ts';
 import type { RideRow } from './rides.repository.ts';
 import { breakdownOf, chargesOf } from './trip-fares.ts';
+import { toStopViews } from './ride-stops.ts';
 import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
 // The one place where ride rows become API objects, for each kind of caller.
@@ -116,6 +117,7 @@ function tripFields(row: RideRow) {
     dropPlusCode: row.drop_plus_code,
     pickupLandmark: row.pickup_landmark,
     dropLandmark: row.drop_landmark,
+    stops: toStopViews(row),
     distanceKm: row.distance_km,
     durationMinutes: row.duration_minutes,
     surgeMultiplier: row.surge_multiplier,

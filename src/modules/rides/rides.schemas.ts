@@ -3,6 +3,7 @@ import { PageQuery } from '../../platform/pagination.ts';
 import { Latitude, Longitude, Nullable, OptionalText, OptionalTimestamp, Timestamp } from '../../platform/schemas.ts';
 import { PAYMENT_MODES, RIDE_TYPES } from '../../platform/vocabulary.ts';
 import { CHARGE_KINDS, FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
+import { BookingStops, EstimateStops, RideStop } from './ride-stops.schemas.ts';
 
 export const RIDE_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED', 'CANCELLED'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
@@ -32,6 +33,7 @@ export const BookBody = Type.Object({
   dropLon: OptionalCoordinate(Longitude),
   paymentMode: Type.Optional(Type.String({ maxLength: 20, description: `One of ${PAYMENT_MODES.join(', ')} in any case; defaults to your settings' payment method` })),
   rideType: Type.Optional(Type.String({ maxLength: 10, description: `One of ${RIDE_TYPES.join(', ')}; default mini` })),
+  stops: BookingStops,
 });
 export type BookBody = Static<typeof BookBody>;
 
@@ -83,6 +85,7 @@ export const EstimateQuery = Type.Object({
   pickupLon: Type.Optional(Longitude),
   dropLat: Type.Optional(Latitude),
   dropLon: Type.Optional(Longitude),
+  stops: EstimateStops,
 });
 export type EstimateQuery = Static<typeof EstimateQuery>;
 
@@ -120,6 +123,7 @@ const tripFields = {
   dropPlusCode: text,
   pickupLandmark: text,
   dropLandmark: text,
+  stops: Type.Array(RideStop, { description: 'The stops between pickup and drop, in order' }),
   distanceKm: Type.Number(),
   durationMinutes: Type.Integer(),
   surgeMultiplier: Type.Number(),

@@ -4,6 +4,7 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
 import { tripFare } from '../pricing/trip-fare.ts';
 import type { RideRow } from './rides.repository.ts';
+import { stopsOf } from './ride-stops.ts';
 import type { TripMeter } from './trip-meter.ts';
 
 const MINUTE_MS = 60_000;
@@ -52,7 +53,7 @@ export class TripFares {
         upfront: { distanceKm: ride.distance_km, durationMinutes: ride.duration_minutes, surgeMultiplier: ride.surge_multiplier, fare: ride.fare },
         trip: { distanceKm: ride.trip_distance_km + lastStretch, minutes: Math.ceil((now - pickedAt) / MINUTE_MS) },
         waitedMinutes: ride.arrived_at === null ? 0 : Math.max(0, pickedAt - ride.arrived_at) / MINUTE_MS,
-        stops: 0,
+        stops: stopsOf(ride).length,
         charges: chargesOf(ride),
         dropAt: now,
         timeZone: this.#timeZone,
