@@ -558,10 +558,10 @@ describe('fares', () => {
   test('the estimate has exactly the documented fields', async () => {
     const reply = await call(t.app, 'GET', `/rides/estimate?${tripQuery(TRIP)}`);
     assertOk(reply);
-    // The contract's fields, with a pickup point whether a driver who could take it is near, and the night multiplier (docs/rides.md).
+    // The contract's fields, with a pickup point whether a driver who could take it is near, the night multiplier and the stops (docs/rides.md).
     assert.deepEqual(Object.keys(reply.body).sort(), [
       'baseFare', 'currency', 'distanceFare', 'distanceKm', 'driverNearby', 'durationMinutes', 'estimatedFare', 'etaMaxMinutes', 'etaMinMinutes',
-      'fare', 'fareMax', 'fareMin', 'nightMultiplier', 'rideType', 'routeProvider', 'surgeMultiplier', 'timeFare',
+      'fare', 'fareMax', 'fareMin', 'nightMultiplier', 'rideType', 'routeProvider', 'stops', 'stopsFare', 'surgeMultiplier', 'timeFare',
     ]);
     const q = reply.body;
     assert.equal(q.routeProvider, 'straight', 'the default ROUTING measured the trip');
