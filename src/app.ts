@@ -61,6 +61,7 @@ import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts'
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 import { createSmsSender } from './platform/sms.ts';
+import { exotelTelephony } from './platform/telephony.ts';
 import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
 import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
@@ -196,6 +197,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const safety = await createSafety({
     db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log,
     counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds,
+    telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });

@@ -21,6 +21,9 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'Ride Hailing <no-reply@ride-hailing.local>' }),
   // The SMS provider's send endpoint (credentials, if any, in the URL); unset, codes go to the log.
   SMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Exotel-style connect-call API base (key and token in the URL), and the virtual number both parties see.
+  TELEPHONY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TELEPHONY_CALLER_ID: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{6,15}$' })),
   RAZORPAY_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   RAZORPAY_KEY_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   RAZORPAY_API_URL: Type.String({ pattern: '^https?://', default: 'https://api.razorpay.com' }),
@@ -80,6 +83,8 @@ export interface Config {
   mailFrom: string;
   /** SMS_URL: where text messages (phone verification codes) are sent; unset, they are written to the log. */
   smsUrl: string | undefined;
+  /** TELEPHONY_URL and TELEPHONY_CALLER_ID: the provider that bridges a ride's rider and driver; unset, rides have no calls. */
+  telephony: { url: string; callerId: string } | undefined;
   razorpay: {
     keyId: string | undefined;
     keySecret: string | undefined;
@@ -156,6 +161,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!URL.canParse(env.RAZORPAY_CHECKOUT_URL)) {
     throw new ConfigError(`Invalid configuration: RAZORPAY_CHECKOUT_URL "${env.RAZORPAY_CHECKOUT_URL}" is not a valid http(s) URL`);
   }
+  if (env.TELEPHONY_URL && !env.TELEPHONY_CALLER_ID) {
+    throw new ConfigError('Invalid configuration: TELEPHONY_URL needs TELEPHONY_CALLER_ID, the virtual number calls come from');
+  }
   const database = parseDatabaseUrl(env.DATABASE_URL);
   let routing: RoutingConfig;
   try {
@@ -177,6 +185,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     smsUrl: env.SMS_URL,
+    telephony: env.TELEPHONY_URL && env.TELEPHONY_CALLER_ID ? { url: env.TELEPHONY_URL, callerId: env.TELEPHONY_CALLER_ID } : undefined,
     razorpay: {
       keyId: env.RAZORPAY_KEY_ID,
       keySecret: env.RAZORPAY_KEY_SECRET,

@@ -58,6 +58,17 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...env, RECEIPT_SIGNING_KEY: 'too-short' }), /RECEIPT_SIGNING_KEY/);
   });
 
+  test('calls need both the telephony provider and the virtual number they show', () => {
+    const env = { DATABASE_URL: 'sqlite::memory:' };
+    assert.equal(loadConfig(env).telephony, undefined);
+    assert.deepEqual(loadConfig({ ...env, TELEPHONY_URL: 'https://k:t@api.exotel.com/v1/Accounts/acme', TELEPHONY_CALLER_ID: '+918047000000' }).telephony, {
+      url: 'https://k:t@api.exotel.com/v1/Accounts/acme',
+      callerId: '+918047000000',
+    });
+    assert.throws(() => loadConfig({ ...env, TELEPHONY_URL: 'https://api.exotel.com/v1/Accounts/acme' }), (error: unknown) => error instanceof ConfigError && /TELEPHONY_CALLER_ID/.test(error.message));
+    assert.throws(() => loadConfig({ ...env, TELEPHONY_URL: 'ftp://x', TELEPHONY_CALLER_ID: '+918047000000' }), /TELEPHONY_URL/);
+  });
+
   test('values are parsed and lists normalised', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@h:5432/db',

@@ -78,6 +78,7 @@ export const routes = {
     phone: route('GET', '/auth/phone', { response: of<T.AccountPhone>() }),
     sendPhoneCode: route('POST', '/auth/phone', { body: of<T.PhoneBody>(), response: of<T.PhoneCodeSent>() }),
     verifyPhone: route('POST', '/auth/phone/verify', { body: of<T.PhoneCodeBody>(), response: of<T.AccountPhone>() }),
+    call: route('POST', '/rides/:rideId/call', { response: of<T.CallReceipt>() }),
   },
   drivers: {
     profile: route('GET', '/drivers/me/profile', { response: of<T.DriverProfile>() }),

@@ -24,7 +24,7 @@ import type {
 } from '../modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
 import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
-import type { AccountPhone, PhoneBody, PhoneCodeBody, PhoneCodeSent } from '../modules/safety/phones.schemas.ts';
+import type { AccountPhone, CallReceipt, PhoneBody, PhoneCodeBody, PhoneCodeSent } from '../modules/safety/phones.schemas.ts';
 import type { Incident, IncidentStatus, IncidentsQuery, NoteBody, SosBody, SosReceipt } from '../modules/safety/incidents.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
@@ -67,6 +67,7 @@ export type {
   AuditEntry,
   AuditQuery,
   BookBody,
+  CallReceipt,
   CancellationQuote,
   CancellationRule,
   Complaint,

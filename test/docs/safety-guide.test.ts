@@ -26,7 +26,7 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
   let sms: PhoneStandIn;
   before(async () => {
     sms = await startPhoneProvider();
-    ({ t, admin } = await operatorApp({ smsUrl: sms.smsUrl }));
+    ({ t, admin } = await operatorApp({ smsUrl: sms.smsUrl, telephony: { url: sms.telephonyUrl, callerId: '+918047000000' } }));
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -55,5 +55,7 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
     assert.match(output, /^\["acknowledged","acknowledgedToday","meanAcknowledgeSeconds","open"\]$/m, output);
     assert.match(output, /^\{"smsSent":true\}$/m, output);
     assert.match(output, /^\{"phone":"\+919845012345","pendingPhone":null\}$/m, output);
+    assert.match(output, /^\["callId","message"\]$/m, output);
+    assert.match(output, /^\{"from":"\+919845012345","to":"\+919845067890","callerId":"\+918047000000"\}$/m, output);
   });
 });

@@ -2,11 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authUser } from '../../platform/auth/authenticate.ts';
 import { errorResponses } from '../../platform/errors.ts';
-import { AccountPhone, PhoneBody, PhoneCodeBody, PhoneCodeSent } from './phones.schemas.ts';
+import { RideIdParams } from '../rides/rides.schemas.ts';
+import { AccountPhone, CallReceipt, PhoneBody, PhoneCodeBody, PhoneCodeSent } from './phones.schemas.ts';
 import type { AccountPhones } from './phones.service.ts';
+import type { RideCalls } from './ride-calls.service.ts';
 
-/** An account's phone number and its SMS verification. Under /auth, so the stricter per-address budget of AUTH_RATE_LIMIT_PER_MINUTE counts these too. */
-export async function phoneRoutes(fastify: FastifyInstance, { phones }: { phones: AccountPhones }) {
+/**
+ * An account's phone number and its SMS verification (under /auth, so the stricter per-address budget
+ * of AUTH_RATE_LIMIT_PER_MINUTE counts these too), and the masked call between a ride's rider and driver.
+ */
+export async function phoneRoutes(fastify: FastifyInstance, { phones, calls }: { phones: AccountPhones; calls: RideCalls }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['safety'];
 
@@ -31,4 +36,13 @@ export async function phoneRoutes(fastify: FastifyInstance, { phones }: { phones
       response: { 200: AccountPhone, ...errorResponses(400, 401) },
     },
   }, async (request) => phones.verify(authUser(request), request.body.code));
+
+  app.post('/rides/:rideId/call', {
+    schema: {
+      tags,
+      summary: "Call the ride's driver (or rider) through the service's virtual number: your phone rings, then theirs, and neither number is shown",
+      params: RideIdParams,
+      response: { 200: CallReceipt, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
+    },
+  }, async (request) => calls.call(authUser(request), request.params.rideId));
 }

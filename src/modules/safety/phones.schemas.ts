@@ -25,3 +25,10 @@ export const AccountPhone = Type.Object({
   codeExpiresAt: OptionalTimestamp,
 });
 export type AccountPhone = Static<typeof AccountPhone>;
+
+/** What the caller hears back: the call is being connected. Never a number. */
+export const CallReceipt = Type.Object({
+  callId: Type.String({ description: "The telephony provider's id of the call" }),
+  message: Type.String(),
+});
+export type CallReceipt = Static<typeof CallReceipt>;

@@ -10,9 +10,10 @@ import { IncidentAlerts } from './incident-alerts.ts';
 import { IncidentTrack } from './incident-track.ts';
 import { Incidents } from './incidents.service.ts';
 import { AccountPhones, type AccountPhonesDependencies } from './phones.service.ts';
+import { RideCalls, type RideCallsDependencies } from './ride-calls.service.ts';
 import { TripShares, type TripSharesDependencies } from './trip-shares.service.ts';
 
-export interface SafetyDependencies extends TripSharesDependencies, Omit<AccountPhonesDependencies, keyof TripSharesDependencies> {
+export interface SafetyDependencies extends TripSharesDependencies, Omit<AccountPhonesDependencies, keyof TripSharesDependencies>, Pick<RideCallsDependencies, 'telephony'> {
   events: DomainEventsDispatcher;
   hub: UserHub;
   users: Pick<AuthService, 'findUsers'>;
@@ -24,12 +25,13 @@ export interface SafetyDependencies extends TripSharesDependencies, Omit<Account
   log: FastifyBaseLogger;
 }
 
-/** The safety module's services: trip-sharing links, incidents with their tracks, and accounts' phone numbers. */
+/** The safety module's services: trip-sharing links, incidents with their tracks, accounts' phone numbers and the masked calls between them. */
 export interface SafetyServices {
   shares: TripShares;
   incidents: Incidents;
   track: IncidentTrack;
   phones: AccountPhones;
+  calls: RideCalls;
 }
 
 /** From an SOS to its acknowledgement: seconds to a quarter of an hour. */
@@ -46,5 +48,6 @@ export async function createSafety(deps: SafetyDependencies): Promise<SafetyServ
   const incidents = new Incidents({ ...deps, shares, alerts, track, ackTiming });
   const phones = new AccountPhones(deps);
   deps.events.inUnit('account.erasing', (tx, { userId }) => phones.erase(tx, userId));
-  return { shares, incidents, track, phones };
+  const calls = new RideCalls({ ...deps, phones });
+  return { shares, incidents, track, phones, calls };
 }
