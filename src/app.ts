@@ -22,6 +22,7 @@ import { createDispatch } from './modules/dispatch/dispatch.module.ts';
 import { AvailableDrivers } from './modules/dispatch/available-drivers.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
 import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
+import { PickupWays } from './modules/dispatch/pickup-ways.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
 import { createDrivers } from './modules/drivers/drivers.module.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
@@ -145,6 +146,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   zones.start();
   const { insights, demand, travelTimes } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, router, timeZone: config.serviceTimezone });
   await travelTimes.start();
+  // Drivers' ways to pickups (the estimate's wait, offers, a round's costs): the router, in learned minutes.
+  const pickupWays = new PickupWays({ router, learned: { times: travelTimes, clock } });
   const audit = new AuditTrail({ db, clock });
   const signer = new ReceiptSigner(config.receiptSigningKey);
   const rides = await createRideServices({
@@ -162,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifications,
     settings,
     pricing,
-    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock)), { clock, timeZone: config.serviceTimezone }, travelTimes),
+    quotes: new FareQuotes(insights, pricing, router, new PickupWaits(new AvailableDrivers(availableIndexes, clock), pickupWays), { clock, timeZone: config.serviceTimezone }, travelTimes),
     signer,
     audit,
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
@@ -187,6 +190,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     profiles,
     rides,
     zones,
+    ways: pickupWays,
     settings: config.dispatch,
   });
   // After dispatch listens, so drivers shown again are also available again.

@@ -12,8 +12,10 @@
 // `batched` runs one every 2 s.
 import { AvailableDrivers } from '../../src/modules/dispatch/available-drivers.ts';
 import { pairRides, searchRadiusKm } from '../../src/modules/dispatch/dispatcher.ts';
+import { PickupWays } from '../../src/modules/dispatch/pickup-ways.ts';
 import { CITY_SPEED_KMH, roadDistanceKm, ROAD_FACTOR } from '../../src/modules/pricing/pricing.model.ts';
 import type { Point } from '../../src/platform/geo/geo.ts';
+import { StraightRouter } from '../../src/platform/routing/straight-router.ts';
 import { cityDrivers, cityPoint, cityRide, dropFor, memoryIndexes, random } from './dispatch-city.ts';
 
 /** Demand per hour of the day, as a multiple of the fleet's capacity: a morning and an evening peak at 3×. */
@@ -37,6 +39,8 @@ export interface HourFigures {
 }
 
 const minutesFor = (roadKm: number) => (roadKm / CITY_SPEED_KMH) * 60;
+/** The service's default router: straight lines times the road factor, at city speed. */
+const ways = new PickupWays({ router: new StraightRouter() });
 
 /** Trips an hour `drivers` can carry: each trip keeps its driver busy for the drive to the pickup and the ride. */
 export function capacityPerHour(drivers: number, seed: number): number {
@@ -83,7 +87,7 @@ export async function replayDay(mode: 'nearest' | 'batched', options: { drivers:
 
   const round = async () => {
     if (waiting.length === 0) return;
-    const pairs = pairRides(await pool.snapshot(), waiting, mode, (ride) => searchRadiusKm(now - ride.createdAt, OFFER_TTL_MS));
+    const pairs = await pairRides(await pool.snapshot(), waiting, mode, (ride) => searchRadiusKm(now - ride.createdAt, OFFER_TTL_MS), ways);
     const matched = new Set<number>();
     for (const { ride, driver } of pairs) {
       matched.add(ride.id);

@@ -1,16 +1,19 @@
 // One batched round's decision, timed on one core: reading every available driver once (from the
 // in-process indexes, or from Redis when REDIS_URL is set, as the service builds them), each open
-// ride's candidate search in that snapshot, and the assignment, through the dispatcher's own
+// ride's candidate search in that snapshot, their ways to the pickup by the service's default router,
+// and the assignment, through the dispatcher's own
 // pairRides. Not included: the round's database reads (open rides, pending offers, refusals) and
 // the offers it writes. Prints one JSON line.
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { AvailableDrivers } from '../../src/modules/dispatch/available-drivers.ts';
 import { batched, CANDIDATES_PER_RIDE, pairRides, searchRadiusKm } from '../../src/modules/dispatch/dispatcher.ts';
+import { PickupWays } from '../../src/modules/dispatch/pickup-ways.ts';
 import { byVehicle } from '../../src/modules/drivers/vehicles.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { RedisDriverIndex } from '../../src/platform/geo/redis-driver-index.ts';
 import { createRedis, untilReady } from '../../src/platform/redis.ts';
+import { StraightRouter } from '../../src/platform/routing/straight-router.ts';
 import { median, percentile, round } from '../lib/stats.ts';
 import { cityDrivers, cityRide, memoryIndexes, random } from './dispatch-city.ts';
 
@@ -25,6 +28,8 @@ const redis = config.redisUrl ? createRedis(config.redisUrl, config.redisKeyPref
 if (redis) await untilReady(redis);
 const indexes = redis ? byVehicle((vehicle) => new RedisDriverIndex(redis, systemClock, `drivers:available:${vehicle}`)) : memoryIndexes(() => Date.now());
 const pool = new AvailableDrivers(indexes, systemClock);
+// The service's default router (ROUTING=straight), without learned travel times (their correction is one map read per ride).
+const ways = new PickupWays({ router: new StraightRouter() });
 
 const now = Date.now();
 const drivers = cityDrivers(driverCount, random(11), now);
@@ -38,12 +43,13 @@ const elapsed = (since: number) => performance.now() - since;
 const roundMs: number[] = [];
 const readMs: number[] = [];
 const searchMs: number[] = [];
+const routeMs: number[] = [];
 const assignMs: number[] = [];
 let matched = 0;
 let candidates = 0;
 for (let i = 0; i < rounds + 3; i++) {
   const started = performance.now();
-  const pairs = pairRides(await pool.snapshot(), rides, 'batched', radius);
+  const pairs = await pairRides(await pool.snapshot(), rides, 'batched', radius, ways);
   const total = elapsed(started);
   // The same round in its three parts, for the breakdown.
   let mark = performance.now();
@@ -53,12 +59,19 @@ for (let i = 0; i < rounds + 3; i++) {
   const lists = rides.map((ride) => snapshot.candidates(ride.pickup, ride.rideType, radius(ride), CANDIDATES_PER_RIDE));
   const search = elapsed(mark);
   mark = performance.now();
-  batched(lists);
+  const measured = await ways.of(
+    rides.map((ride) => ride.pickup),
+    lists,
+  );
+  const route = elapsed(mark);
+  mark = performance.now();
+  batched(measured);
   const assign = elapsed(mark);
   if (i < 3) continue; // warm-up
   roundMs.push(total);
   readMs.push(read);
   searchMs.push(search);
+  routeMs.push(route);
   assignMs.push(assign);
   matched = pairs.length;
   candidates = lists.reduce((sum, list) => sum + list.length, 0) / lists.length;
@@ -76,6 +89,7 @@ console.log(
     p99: round(percentile(roundMs, 99), 1),
     readP50: round(median(readMs), 1),
     searchP50: round(median(searchMs), 1),
+    routeP50: round(median(routeMs), 1),
     assignP50: round(median(assignMs), 1),
     matched,
     candidatesPerRide: round(candidates, 1),

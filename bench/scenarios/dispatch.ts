@@ -38,9 +38,9 @@ async function roundRow(mode: Mode, env: Record<string, string | undefined>): Pr
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`dispatch round benchmark failed:\n${output.slice(-2000)}`);
-  const result = JSON.parse(output.trim().split('\n').at(-1)!) as { p50: number; p99: number; readP50: number; searchP50: number; assignP50: number; matched: number };
+  const result = JSON.parse(output.trim().split('\n').at(-1)!) as { p50: number; p99: number; readP50: number; searchP50: number; routeP50: number; assignP50: number; matched: number };
   return {
-    scenario: `batched round decision, 2,000 open rides × 20,000 available drivers (read ${result.readP50} + search ${result.searchP50} + assign ${result.assignP50} ms; ${result.matched} matched)`,
+    scenario: `batched round decision, 2,000 open rides × 20,000 available drivers (read ${result.readP50} + search ${result.searchP50} + route ${result.routeP50} + assign ${result.assignP50} ms; ${result.matched} matched)`,
     mode: mode.name,
     p50: result.p50,
     p99: result.p99,

@@ -15,6 +15,7 @@ import { Dispatcher, type DispatchSettings } from './dispatcher.ts';
 import { OfferEvents } from './offer-events.ts';
 import * as repository from './offers.repository.ts';
 import { OffersService } from './offers.service.ts';
+import type { PickupWays } from './pickup-ways.ts';
 
 export interface DispatchModuleDependencies {
   db: Db;
@@ -32,6 +33,8 @@ export interface DispatchModuleDependencies {
   profiles: DriverProfiles;
   rides: RideServices;
   zones: ZoneTable;
+  /** Drivers' ways to pickups by road in learned minutes (built in app.ts, shared with the estimates' pickup waits). */
+  ways: PickupWays;
   settings: DispatchSettings;
 }
 
@@ -85,7 +88,7 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
     await (ride.status === 'ACCEPTED' ? availability.withdraw(ride.driver_id) : availability.recheck(ride.driver_id));
   });
 
-  const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events: offerEvents, zones: deps.zones, db, lease: deps.lease, bus, clock, log }, deps.settings);
+  const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events: offerEvents, zones: deps.zones, ways: deps.ways, db, lease: deps.lease, bus, clock, log }, deps.settings);
   await dispatcher.start();
   return { offers, dispatcher, availability };
 }

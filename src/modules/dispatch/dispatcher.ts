@@ -3,19 +3,18 @@ import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { ServiceBus } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { NearbyDriver } from '../../platform/geo/driver-index.ts';
 import { zoneOf } from '../../platform/geo/zones.ts';
 import type { Lease } from '../../platform/lease.ts';
 import type { DispatchMode } from '../../platform/vocabulary.ts';
 import type { ZoneTable } from '../insights/zone-table.service.ts';
 import { zoneSurge, type ZoneCounts } from '../insights/zone-surge.ts';
-import { durationMinutes, ROAD_FACTOR } from '../pricing/pricing.model.ts';
 import type { OpenRequest, RideDispatch } from '../rides/ride-dispatch.service.ts';
 import { assign, type Edge } from './assignment.ts';
 import type { Availability } from './availability.ts';
 import type { AvailableSnapshot } from './available-drivers.ts';
 import type { OfferEvents } from './offer-events.ts';
 import * as repository from './offers.repository.ts';
+import type { Candidate, PickupWays } from './pickup-ways.ts';
 
 export interface DispatchSettings {
   mode: DispatchMode;
@@ -53,6 +52,8 @@ export interface DispatcherDependencies {
   availability: Availability;
   events: OfferEvents;
   zones: Pick<ZoneTable, 'publish'>;
+  /** Each candidate's way to the pickup by road, in learned minutes: the costs a round weighs and the offer shows. */
+  ways: Pick<PickupWays, 'of'>;
   db: Db;
   lease: Lease;
   bus: ServiceBus;
@@ -66,16 +67,6 @@ export interface DispatcherDependencies {
  */
 export const dispatchLeaseMs = (batchMs: number): number => Math.max(5_000, 2 * batchMs + 1_000);
 
-/**
- * The way to the pickup from a straight-line distance, as the rider's app estimates it too (the
- * pricing model's road factor and city speed): kilometres by road and whole minutes, at least one.
- * The offer shows both, so the driver's "1.7 km, about 5 min" is the rider's "about 5 min (1.7 km)".
- */
-export function pickupByRoad(straightKm: number): { km: number; minutes: number } {
-  const km = Math.round(straightKm * ROAD_FACTOR * 100) / 100;
-  return { km, minutes: Math.max(1, durationMinutes(km)) };
-}
-
 /** The search radius for a ride that has waited this long. */
 export function searchRadiusKm(waitedMs: number, offerTtlMs: number): number {
   return SEARCH_RADII_KM[Math.min(SEARCH_RADII_KM.length - 1, Math.floor(waitedMs / offerTtlMs))];
@@ -84,8 +75,8 @@ export function searchRadiusKm(waitedMs: number, offerTtlMs: number): number {
 /**
  * The marketplace's one leader: every round, the instance holding the dispatch lease expires
  * unanswered offers, tells riders nobody was found, offers open rides to available drivers
- * (`nearest`: each ride, oldest first, to its nearest driver; `batched`: all at once, least total
- * pickup distance) and publishes the surge of each zone. Offers live in the database under unique
+ * (`nearest`: each ride, oldest first, to its nearest driver by time; `batched`: all at once, least
+ * total time to the pickups, by ROUTING's roads and learned minutes) and publishes the surge of each zone. Offers live in the database under unique
  * indexes, so a new leader carries on where the old one stopped, never doubling an offer.
  */
 export class Dispatcher {
@@ -184,16 +175,16 @@ export class Dispatcher {
       this.#deps.db,
       rides.map((ride) => ride.id),
     );
-    const pairs = pairRides(available, rides, mode, (ride) => searchRadiusKm(now - ride.createdAt, this.#settings.offerTtlMs), refused);
+    const pairs = await pairRides(available, rides, mode, (ride) => searchRadiusKm(now - ride.createdAt, this.#settings.offerTtlMs), this.#deps.ways, refused);
     // All at once: SQLite commits them together (group commit), PostgreSQL in parallel. Each pair
     // has its own ride and its own driver, so they never wait for one another.
     const made = await Promise.all(pairs.map(({ ride, driver }) => this.#make(ride, driver, now)));
     return pairs.filter((_, i) => made[i]).map(({ driver }) => driver.driverId);
   }
 
-  async #make(ride: OpenRequest, driver: NearbyDriver, now: number): Promise<boolean> {
+  async #make(ride: OpenRequest, driver: Candidate, now: number): Promise<boolean> {
     const made = await this.#deps.transactions.run(async (tx) => {
-      const way = pickupByRoad(driver.distanceKm);
+      const { way } = driver;
       const offer = await repository.insertOffer(tx.db, {
         ride_id: ride.id,
         driver_id: driver.driverId,
@@ -230,40 +221,45 @@ export class Dispatcher {
 /** A ride and the driver a round offers it to. */
 export interface Pairing<R extends OpenRequest = OpenRequest> {
   ride: R;
-  driver: NearbyDriver;
+  driver: Candidate;
 }
 
 /**
  * What a round decides: each open ride's nearest candidates (within the radius its wait allows,
- * leaving out drivers who refused it), then the pairs the mode makes of them. The benchmark and
- * the city-day replay time and replay exactly this.
+ * leaving out drivers who refused it), their ways to the pickup by road, then the pairs the mode
+ * makes of them. The benchmark and the city-day replay time and replay exactly this.
  */
-export function pairRides<R extends OpenRequest>(
+export async function pairRides<R extends OpenRequest>(
   drivers: Pick<AvailableSnapshot, 'candidates'>,
   rides: readonly R[],
   mode: Exclude<DispatchMode, 'broadcast'>,
   radiusKm: (ride: R) => number,
+  ways: Pick<PickupWays, 'of'>,
   refused: ReadonlyMap<number, ReadonlySet<number>> = new Map(),
-): Array<Pairing<R>> {
-  const candidates = rides.map((ride) => drivers.candidates(ride.pickup, ride.rideType, radiusKm(ride), CANDIDATES_PER_RIDE, refused.get(ride.id)));
+): Promise<Array<Pairing<R>>> {
+  const nearby = rides.map((ride) => drivers.candidates(ride.pickup, ride.rideType, radiusKm(ride), CANDIDATES_PER_RIDE, refused.get(ride.id)));
+  const candidates = await ways.of(
+    rides.map((ride) => ride.pickup),
+    nearby,
+  );
   const pairs = mode === 'batched' ? batched(candidates) : nearest(candidates);
   return pairs.map(({ ride, driver }) => ({ ride: rides[ride], driver }));
 }
 
-/** Pairs as the assignment over every ride's candidates finds them: the most rides matched, then the least total pickup distance. */
-export function batched(candidates: readonly NearbyDriver[][]): Array<{ ride: number; driver: NearbyDriver }> {
+/** Pairs as the assignment over every ride's candidates finds them: the most rides matched, then the least total time to the pickups. */
+export function batched(candidates: readonly Candidate[][]): Array<{ ride: number; driver: Candidate }> {
   const edges: Edge[] = [];
   candidates.forEach((list, ride) => {
-    // Metres: integer costs keep the assignment exact. At one city speed, distance stands for time.
-    for (const driver of list) edges.push({ ride, driver: driver.driverId, cost: Math.round(driver.distanceKm * 1000) });
+    // Seconds: integer costs keep the assignment exact.
+    for (const driver of list) edges.push({ ride, driver: driver.driverId, cost: driver.seconds });
   });
   return assign(candidates.length, edges).map(({ ride, driver }) => ({ ride, driver: candidates[ride].find((c) => c.driverId === driver)! }));
 }
 
-/** Each ride in turn (oldest first) takes its nearest driver that no earlier ride took. */
-export function nearest(candidates: readonly NearbyDriver[][]): Array<{ ride: number; driver: NearbyDriver }> {
+/** Each ride in turn (oldest first) takes its nearest driver by time (lists come sorted so) that no earlier ride took. */
+export function nearest(candidates: readonly Candidate[][]): Array<{ ride: number; driver: Candidate }> {
   const taken = new Set<number>();
-  const pairs: Array<{ ride: number; driver: NearbyDriver }> = [];
+  const pairs: Array<{ ride: number; driver: Candidate }> = [];
   candidates.forEach((list, ride) => {
     const driver = list.find((candidate) => !taken.has(candidate.driverId));
     if (!driver) return;

@@ -20,7 +20,10 @@ export interface EstimateInput {
   stops?: string;
 }
 
-/** Minutes until the nearest available driver who could take a ride of this type reaches the pickup; undefined when none is near. */
+/**
+ * Minutes until the nearest available driver who could take a ride of this type reaches the pickup
+ * (by the router, corrected by learned travel times); undefined when none is near.
+ */
 export interface PickupWaitSource {
   minutes(pickup: Point, rideType: RideType): Promise<number | undefined>;
 }
@@ -96,10 +99,8 @@ export class FareQuotes {
       pickup ? this.#waits.minutes(pickup, rideType) : undefined,
     ]);
     if (!pickup) return quote;
-    // The nearest driver's way decides the pickup wait, corrected by what trips around the pickup took at this hour;
-    // without one near, the forecast's city-wide wait stays.
-    const learned = this.#learned?.correction(pickup, pickup, this.#time.clock.now()) ?? 1;
-    const waited = driverMinutes === undefined ? quote : withPickupWait(quote, driverMinutes * learned);
+    // The nearest driver's way (in learned minutes, PickupWaitSource's) decides the pickup wait; without one near, the forecast's city-wide wait stays.
+    const waited = driverMinutes === undefined ? quote : withPickupWait(quote, driverMinutes);
     return { ...waited, driverNearby: driverMinutes !== undefined };
   }
 
