@@ -69,6 +69,7 @@ export const routes = {
     receipt: route('GET', '/rides/:rideId/receipt', { response: of<T.SignedReceipt>() }),
     paymentMode: route('POST', '/rides/:rideId/payment-mode', { body: of<T.PaymentModeBody>(), response: of<T.Ride>() }),
     location: route('POST', '/rides/location/:rideId', { body: of<T.Position>(), response: of<T.LocationResponse>() }),
+    stopArrived: route('POST', '/rides/:rideId/stops/:index/arrived', { response: of<T.Ride>() }),
   },
   safety: {
     share: route('POST', '/rides/:rideId/share', { response: of<T.ShareLink>() }),

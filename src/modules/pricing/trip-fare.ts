@@ -6,7 +6,8 @@ import type { FareBreakdown, PricingRules, TripCharge } from './pricing.schemas.
 // function. The distance-and-time part is the upfront one (its distance and minutes, the booking's
 // surge) with the night multiplier of the actual drop time, unless the same part computed from the
 // trip's own distance and minutes exceeds it by more than the tolerance: then that one, with the
-// reason. Waiting beyond the free minutes (per started minute), stops, tolls and parking go on top.
+// reason. Waiting beyond the free minutes (per started minute, at the pickup and at each stop), stops,
+// tolls and parking go on top.
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const settle = (value: number) => Math.round(value * 1e6) / 1e6;
@@ -21,6 +22,8 @@ export interface TripFacts {
   /** Minutes from the driver's arrival within 100 m of the pickup to the pickup (0 when they never reported one). */
   waitedMinutes: number;
   stops: number;
+  /** Minutes waited at each stop reached, from the driver's mark to leaving it (each has the free minutes, like the pickup). */
+  stopWaitedMinutes: readonly number[];
   charges: TripCharge[];
   dropAt: number;
   timeZone: string;
@@ -40,7 +43,8 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
   const tripPart = distanceAndTimeFare(rate, tripKm, facts.trip.minutes, surge, nightMultiplier);
   const recomputed = tripPart.distanceAndTimeFare > upfrontPart.distanceAndTimeFare * (1 + facts.tolerance);
   const part = recomputed ? tripPart : upfrontPart;
-  const waitingMinutes = chargedWaitingMinutes(facts.waitedMinutes, rate.waiting.freeMinutes);
+  const stopWaitingMinutes = facts.stopWaitedMinutes.reduce((total, waited) => total + chargedWaitingMinutes(waited, rate.waiting.freeMinutes), 0);
+  const waitingMinutes = chargedWaitingMinutes(facts.waitedMinutes, rate.waiting.freeMinutes) + stopWaitingMinutes;
   const waitingFare = round2(waitingMinutes * rate.waiting.perMinute);
   const forStops = stopsFare(rate, facts.stops);
   const sum = (kind: TripCharge['kind']) => facts.charges.filter((charge) => charge.kind === kind).reduce((total, charge) => total + charge.amountInInr, 0);
@@ -63,6 +67,7 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
     stops: facts.stops,
     stopsFare: forStops,
     waitingMinutes,
+    stopWaitingMinutes,
     waitingFare,
     charges: facts.charges,
     tollsFare,

@@ -94,14 +94,14 @@ export class RideLifecycle {
     let ride = await this.#find(id);
     assertStep(user, ride, 'PICKED', 'COMPLETED');
     await this.#deps.codes.check(ride.id, 'end', otp, ride.end_otp);
-    // A toll the driver adds while the fare is being computed must not be shown to the rider and left
-    // out of what they pay: the step holds only if the charges are still the ones the fare counted.
+    // A toll the driver adds (or a stop marked) while the fare is being computed must not be shown to the
+    // rider and left out of what they pay: the step holds only if they are still the ones the fare counted.
     for (let attempt = 1; ; attempt++) {
       // The driver collects cash at the end of the ride; online modes wait for a verified payment.
       const paymentStatus = ride.payment_mode === 'CASH' ? 'PAID' : ride.payment_status;
       // The fare from the trip that happened: the upfront quote stays beside it (docs/rides.md).
       const changes = { status: 'COMPLETED' as const, ...(await this.#deps.fares.completion(ride)), payment_status: paymentStatus };
-      const counted = ride.charges_total;
+      const counted = { charges_total: ride.charges_total, stops: ride.stops };
       const completed = await this.#deps.transitions.move(ride, changes, rideCompleted, {
         operator: actsAsOperator(user, ride) ? user : undefined,
         update: (tx) => completeTrip(tx.db, id, counted, changes),

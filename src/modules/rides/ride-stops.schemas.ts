@@ -32,3 +32,8 @@ export const RideStop = Type.Object({
   leftAt: { ...OptionalTimestamp, description: 'When the ride left the stop (the next mark, a position 100 m away, or the drop); waiting is charged between the two' },
 });
 export type RideStop = Static<typeof RideStop>;
+
+export const StopParams = Type.Object({
+  rideId: Type.Integer({ minimum: 1 }),
+  index: Type.Integer({ minimum: 0, maximum: MAX_STOPS - 1, description: "The stop's place in the ride's `stops`, from 0" }),
+});

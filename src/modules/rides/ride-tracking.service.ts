@@ -8,6 +8,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { assertDriverOf, livePosition, publicPositionVisible } from './ride-access.ts';
 import type { ArrivalNotices } from './ride-arrival.ts';
 import type { RideSnapshots } from './ride-snapshots.ts';
+import type { RideStops } from './ride-stops.service.ts';
 import type { TripMeter } from './trip-meter.ts';
 import { toRideStatus } from './ride-views.ts';
 import type { RideSnapshot } from './rides.repository.ts';
@@ -19,6 +20,7 @@ export interface TrackingDependencies {
   settings: Pick<SettingsService, 'sharesTrips'>;
   arrival: ArrivalNotices;
   meter: Pick<TripMeter, 'onPosition'>;
+  stops: Pick<RideStops, 'onPosition'>;
   hub: UserHub;
 }
 
@@ -65,7 +67,7 @@ export class RideTracking {
     // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out. A
     // message the hub could not send is the hub's to announce: the rider's client is told to resync.
     if (this.#deps.hub.reaches(ride.rider_id)) this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at }).catch(() => {});
-    await Promise.all([this.#deps.arrival.onPosition(ride, reported), this.#deps.meter.onPosition(ride, reported)]);
+    await Promise.all([this.#deps.arrival.onPosition(ride, reported), this.#deps.meter.onPosition(ride, reported), this.#deps.stops.onPosition(ride, reported)]);
   }
 
   /** What anyone may follow of a ride: no places, and the driver's position only while it is public. */

@@ -33,6 +33,7 @@ import { RideTransitions } from './ride-transitions.ts';
 import { RideUpdates } from './ride-updates.ts';
 import type { Router } from '../../platform/routing/router.ts';
 import { RideCharges } from './ride-charges.service.ts';
+import { RideStops } from './ride-stops.service.ts';
 import { TripFares } from './trip-fares.ts';
 import { TripMeter } from './trip-meter.ts';
 
@@ -75,6 +76,8 @@ export interface RideServices {
   booking: BookingService;
   lifecycle: RideLifecycle;
   charges: RideCharges;
+  /** The driver's marks at the ride's stops and the end of each wait. */
+  stops: RideStops;
   cancellation: RideCancellation;
   feedback: RideFeedback;
   tracking: RideTracking;
@@ -108,7 +111,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const arrival = new ArrivalNotices({ transactions, notifications, clock });
   const meter = new TripMeter({ db, transactions, router: deps.router, clock });
   const fares = new TripFares({ pricing: deps.pricing, meter, clock, timeZone: deps.timeZone, tolerance: deps.fareRecomputeTolerance });
-  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, meter, hub: deps.hub });
+  const stops = new RideStops({ db, transactions, updates, clock });
+  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, meter, stops, hub: deps.hub });
   // Positions enter through drivers from every door; the ride a driver is on follows them.
   events.afterCommit('driver.positioned', (position) => tracking.followPosition(position));
   const { quotes } = deps;
@@ -117,6 +121,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, fares, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     charges: new RideCharges({ db, transactions, pricing: deps.pricing, updates, clock }),
+    stops,
     cancellation,
     feedback: new RideFeedback({ db, transactions, events }),
     tracking,

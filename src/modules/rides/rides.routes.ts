@@ -9,6 +9,7 @@ import { NearbyDriver } from '../../platform/geo/driver-index.ts';
 import { NEXT_CURSOR_HEADER, PagedHeaders, toPage } from '../../platform/pagination.ts';
 import { FareEstimate } from '../pricing/pricing.schemas.ts';
 import { SignedReceipt } from './receipt.schemas.ts';
+import { StopParams } from './ride-stops.schemas.ts';
 import type { RideServices } from './rides.module.ts';
 import {
   ChargeBody,
@@ -194,4 +195,14 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => rides.charges.add(authUser(request), request.params.rideId, request.body));
+
+  app.post('/:rideId/stops/:index/arrived', {
+    config: { roles: DRIVER_ROLES },
+    schema: {
+      tags,
+      summary: "The ride's driver marks a stop reached while PICKED, in order (again: the ride as it is); waiting there is charged beyond the free minutes until the ride leaves it; the rider hears at once",
+      params: StopParams,
+      response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.stops.arrived(authUser(request), request.params.rideId, request.params.index));
 }

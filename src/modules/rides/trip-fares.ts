@@ -4,7 +4,7 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
 import { tripFare } from '../pricing/trip-fare.ts';
 import type { RideRow } from './rides.repository.ts';
-import { stopsOf } from './ride-stops.ts';
+import { stopsOf, stopWaits } from './ride-stops.ts';
 import type { TripMeter } from './trip-meter.ts';
 
 const MINUTE_MS = 60_000;
@@ -18,7 +18,7 @@ export const breakdownOf = (ride: Pick<RideRow, 'fare_breakdown'>): FareBreakdow
 /**
  * The fare at completion, from the trip that happened (pricing/trip-fare.ts): the distance counted
  * along the driver's positions plus the last stretch to the drop, the minutes from pickup to drop,
- * the wait from arrival to pickup, the charges, the drop time for the night window.
+ * the wait from arrival to pickup and at each stop, the charges, the drop time for the night window.
  */
 export class TripFares {
   readonly #pricing: Pick<Pricing, 'rules'>;
@@ -36,7 +36,7 @@ export class TripFares {
   }
 
   /** What completing a PICKED ride now writes: the fare, the upfront quote kept beside it, the breakdown. */
-  async completion(ride: RideRow): Promise<{ completed_at: number; fare: number; upfront_fare: number; fare_breakdown: string }> {
+  async completion(ride: RideRow): Promise<{ completed_at: number; fare: number; upfront_fare: number; fare_breakdown: string; stops: string }> {
     const now = this.#clock.now();
     const rules = await this.#pricing.rules(ride.pricing_version);
     const drop = ride.drop_lat === null || ride.drop_lon === null ? null : { lat: ride.drop_lat, lon: ride.drop_lon };
@@ -46,6 +46,7 @@ export class TripFares {
     const from = last ?? pickup;
     const lastStretch = from && drop ? await this.#meter.stretchKm(from, drop) : 0;
     const pickedAt = ride.picked_at ?? now;
+    const stops = stopsOf(ride);
     const breakdown = tripFare(
       {
         rideType: ride.ride_type as RideType,
@@ -53,7 +54,8 @@ export class TripFares {
         upfront: { distanceKm: ride.distance_km, durationMinutes: ride.duration_minutes, surgeMultiplier: ride.surge_multiplier, fare: ride.fare },
         trip: { distanceKm: ride.trip_distance_km + lastStretch, minutes: Math.ceil((now - pickedAt) / MINUTE_MS) },
         waitedMinutes: ride.arrived_at === null ? 0 : Math.max(0, pickedAt - ride.arrived_at) / MINUTE_MS,
-        stops: stopsOf(ride).length,
+        stops: stops.length,
+        stopWaitedMinutes: stopWaits(stops, now),
         charges: chargesOf(ride),
         dropAt: now,
         timeZone: this.#timeZone,
@@ -61,6 +63,8 @@ export class TripFares {
       },
       rules,
     );
-    return { completed_at: now, fare: breakdown.fare, upfront_fare: ride.fare, fare_breakdown: JSON.stringify(breakdown) };
+    // The drop leaves the stop the ride still waited at.
+    const left = stops.map((stop) => (stop.reachedAt !== null && stop.leftAt === null ? { ...stop, leftAt: now } : stop));
+    return { completed_at: now, fare: breakdown.fare, upfront_fare: ride.fare, fare_breakdown: JSON.stringify(breakdown), stops: JSON.stringify(left) };
   }
 }

@@ -47,10 +47,24 @@ export function addCharge(db: WriteDb, id: number, totalBefore: number, totalAft
     .executeTakeFirst();
 }
 
+/** The stops as `before` became `after`, if the ride is still PICKED and nobody changed them meanwhile; the updated row. */
+export function changeStops(db: WriteDb, id: number, before: string, after: string): Promise<RideRow | undefined> {
+  return db.updateTable('rides').set({ stops: after }).where('id', '=', id).where('status', '=', 'PICKED').where('stops', '=', before).returningAll().executeTakeFirst();
+}
+
 /**
- * Completes a PICKED ride with the fare computed from `chargesTotal`'s charges, if no charge was
- * added meanwhile (undefined: read again and compute once more, or the ride is no longer PICKED).
+ * Completes a PICKED ride with the fare computed from `counted`'s charges and stops, if no charge was
+ * added and no stop marked meanwhile (undefined: read again and compute once more, or the ride is no
+ * longer PICKED).
  */
-export function completeTrip(db: WriteDb, id: number, chargesTotal: number, changes: Updateable<RidesTable> & { status: 'COMPLETED' }): Promise<RideRow | undefined> {
-  return db.updateTable('rides').set(changes).where('id', '=', id).where('status', '=', 'PICKED').where('charges_total', '=', chargesTotal).returningAll().executeTakeFirst();
+export function completeTrip(db: WriteDb, id: number, counted: Pick<RideRow, 'charges_total' | 'stops'>, changes: Updateable<RidesTable> & { status: 'COMPLETED' }): Promise<RideRow | undefined> {
+  return db
+    .updateTable('rides')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', 'PICKED')
+    .where('charges_total', '=', counted.charges_total)
+    .where('stops', '=', counted.stops)
+    .returningAll()
+    .executeTakeFirst();
 }

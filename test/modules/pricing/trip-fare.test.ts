@@ -18,6 +18,7 @@ const FACTS: TripFacts = {
   trip: { distanceKm: 10.4, minutes: 27 },
   waitedMinutes: 0,
   stops: 0,
+  stopWaitedMinutes: [],
   charges: [],
   dropAt: ist(12),
   timeZone: 'Asia/Kolkata',
@@ -41,6 +42,13 @@ describe('tripFare', () => {
     );
     assert.equal(b.fare, 208 + 12 + 25 + 120 + 30);
     assert.deepEqual([b.distanceKm, b.durationMinutes, b.tripDistanceKm, b.tripMinutes, b.upfrontFare], [10, 25, 10.4, 27, 208]);
+  });
+
+  test('waiting at each stop has the free minutes too, and is charged with the waiting at the pickup', () => {
+    // Pickup: 4 min (1 charged); stops: 2.5 (none), 7.2 (5), 3 (none).
+    const b = tripFare({ ...FACTS, waitedMinutes: 4, stops: 3, stopWaitedMinutes: [2.5, 7.2, 3] }, RULES);
+    assert.deepEqual([b.waitingMinutes, b.stopWaitingMinutes, b.waitingFare, b.stopsFare], [6, 5, 6 * MINI.waiting.perMinute, 3 * MINI.perStop]);
+    assert.equal(b.fare, 208 + 6 * MINI.waiting.perMinute + 3 * MINI.perStop);
   });
 
   test('the night window is decided on the drop time', () => {

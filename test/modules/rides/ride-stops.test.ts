@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call } from '../../helpers/app.ts';
-import type { TestUser } from '../../helpers/factories.ts';
-import { accept, assertError, assertOk, setStatus, TRIP } from '../../helpers/rides.ts';
+import { signUp, type TestUser } from '../../helpers/factories.ts';
+import { accept, assertError, assertOk, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 import type { OperatorApp } from '../admin/operator.ts';
 import { lateEveningApp, MINI } from './late-evening.ts';
 
 // Stops between pickup and drop (decisions.md "Scheduled rides, stops and changes"): the quote and
-// the booking route through them and add perStop each; every view lists them in order.
+// the booking route through them and add perStop each; every view lists them in order. The driver
+// marks each reached, in order; waiting there beyond the free minutes is charged until the ride leaves.
+
+const MINUTE = 60_000;
 
 /** Two stops on the way from TRIP's pickup to its drop, a little off the straight line. */
 const STOPS = [
@@ -86,5 +90,74 @@ describe('stops at booking', () => {
     const b = done.body.fareBreakdown;
     assert.deepEqual([b.stops, b.stopsFare], [1, MINI.perStop]);
     assert.equal(done.body.fare, b.distanceAndTimeFare + b.stopsFare + b.waitingFare + b.tollsFare + b.parkingFare);
+  });
+});
+
+describe('reaching stops', () => {
+  let op: OperatorApp;
+  let rider: TestUser;
+  let driver: TestUser;
+  before(async () => {
+    ({ op, rider, driver } = await lateEveningApp());
+  });
+  after(() => op.t.close());
+
+  const arrived = (rideId: number, index: number, user = driver) => call(op.t.app, 'POST', `/rides/${rideId}/stops/${index}/arrived`, { token: user.token });
+  const report = (rideId: number, point: { lat: number; lon: number }) => call(op.t.app, 'POST', `/rides/location/${rideId}`, { token: driver.token, body: point });
+
+  test('a ride with two stops is priced through them and charged the waiting at one beyond the free minutes; the rider hears each mark at once', async () => {
+    const { t } = op;
+    const riders = await TestSocket.connect(await realtimeUrl(t.app), rider.token);
+    const booked = (await call(t.app, 'POST', '/rides/book', { token: rider.token, body: { ...TRIP, rideType: 'mini', stops: STOPS } })).body;
+    assertOk(await accept(t, driver, booked.id));
+    assertError(await arrived(booked.id, 0), 409, 'RIDE_NOT_PICKED');
+    assertOk(await setStatus(t, driver, booked.id, { status: 'PICKED', otp: booked.startOtp }));
+    assertError(await arrived(booked.id, 1), 409, 'STOP_OUT_OF_ORDER');
+
+    // The first stop: 2 minutes there, left by a position 500 m on: within the free minutes.
+    const first = await arrived(booked.id, 0);
+    assertOk(first);
+    const reachedAt = new Date(t.clock.now()).toISOString();
+    assert.deepEqual([first.body.stops[0].reachedAt, first.body.stops[0].leftAt, first.body.stops[1].reachedAt], [reachedAt, null, null]);
+    await riders.socket.waitFor((m) => m.type === 'ride.updated' && m.data.id === booked.id && m.data.stops[0].reachedAt === reachedAt, 'the mark at the rider');
+    t.clock.advance(MINUTE);
+    const again = await arrived(booked.id, 0);
+    assert.equal(again.body.stops[0].reachedAt, reachedAt, 'marking again changes nothing');
+    assertOk(await report(booked.id, northOf(STOPS[0], 100)));
+    assert.equal((await call(t.app, 'GET', `/rides/status/${booked.id}`, { token: rider.token })).body.stops[0].leftAt, null, 'still at the stop');
+    t.clock.advance(MINUTE);
+    assertOk(await report(booked.id, northOf(STOPS[0], -500)));
+    const left = await call(t.app, 'GET', `/rides/status/${booked.id}`, { token: rider.token });
+    assert.equal(left.body.stops[0].leftAt, new Date(t.clock.now()).toISOString(), 'a position 500 m away leaves the stop');
+
+    // The second stop: 7.5 minutes there until the drop: 3 free, 5 started minutes charged.
+    t.clock.advance(4 * MINUTE);
+    assertOk(await arrived(booked.id, 1));
+    t.clock.advance(7.5 * MINUTE);
+    const done = await setStatus(t, driver, booked.id, { status: 'COMPLETED', otp: booked.endOtp });
+    assertOk(done);
+    const b = done.body.fareBreakdown;
+    assert.deepEqual(
+      { stops: b.stops, stopsFare: b.stopsFare, stopWaitingMinutes: b.stopWaitingMinutes, waitingMinutes: b.waitingMinutes, waitingFare: b.waitingFare },
+      { stops: 2, stopsFare: 2 * MINI.perStop, stopWaitingMinutes: 5, waitingMinutes: 5, waitingFare: 5 * MINI.waiting.perMinute },
+    );
+    assert.equal(done.body.fare, b.distanceAndTimeFare + b.stopsFare + b.waitingFare + b.tollsFare + b.parkingFare);
+    assert.equal(done.body.stops[1].leftAt, done.body.completedAt, 'the drop leaves the last stop');
+    await riders.socket.close();
+  });
+
+  test("only the ride's driver marks its stops, and only the ones it has", async () => {
+    const { t } = op;
+    const booked = (await call(t.app, 'POST', '/rides/book', { token: rider.token, body: { ...TRIP, rideType: 'mini', stops: STOPS.slice(0, 1) } })).body;
+    assertOk(await accept(t, driver, booked.id));
+    assertOk(await setStatus(t, driver, booked.id, { status: 'PICKED', otp: booked.startOtp }));
+    const otherDriver = await signUp(t, { role: 'DRIVER' });
+    assertError(await arrived(booked.id, 0, otherDriver), 403);
+    assertError(await arrived(booked.id, 0, rider), 403);
+    assertError(await arrived(booked.id, 1), 404, 'STOP_NOT_FOUND');
+    assertError(await arrived(booked.id, 3), 400, 'VALIDATION_FAILED');
+    assertError(await arrived(999_999, 0), 404);
+    assertError(await call(t.app, 'POST', `/rides/${booked.id}/stops/0/arrived`), 401);
+    assertOk(await arrived(booked.id, 0));
   });
 });
