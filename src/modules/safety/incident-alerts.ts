@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { UserHub } from '../../events.ts';
 import type { Mailer } from '../../platform/mail.ts';
+import type { SmsSender } from '../../platform/sms.ts';
 import type { Operators } from '../auth/operators.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { contactKind } from './incident-access.ts';
@@ -11,6 +12,7 @@ export interface IncidentAlertDependencies {
   operators: Pick<Operators, 'ids'>;
   settings: Pick<SettingsService, 'emergencyContactOf'>;
   mailer: Mailer;
+  sms: SmsSender;
   log: FastifyBaseLogger;
 }
 
@@ -41,13 +43,13 @@ export class IncidentAlerts {
     return kind && { kind, to: contact };
   }
 
-  /** The link by e-mail; by phone, written to the log until an SMS provider exists. */
-  async tellContact(contact: { kind: 'email' | 'phone'; to: string }, reporterName: string, url: string, incidentId: number): Promise<void> {
+  /** The link by e-mail, or by SMS to a phone number (written to the log without SMS_URL). */
+  async tellContact(contact: { kind: 'email' | 'phone'; to: string }, reporterName: string, url: string): Promise<void> {
     const text = `${reporterName} pressed SOS during a ride. Follow the ride live: ${url}\nOur operators have been alerted. If you think they are in danger, call the emergency services (112 in India).`;
     if (contact.kind === 'email') {
       await this.#deps.mailer.send({ to: contact.to, subject: `${reporterName} needs help: follow their ride`, text });
     } else {
-      this.#deps.log.warn({ incidentId, sms: { to: contact.to, text } }, 'SMS to an emergency contact (no SMS provider: written here instead)');
+      await this.#deps.sms.send(contact.to, text);
     }
   }
 }

@@ -59,7 +59,7 @@ export class Incidents {
       void (async () => {
         const { url } = await this.#deps.shares.linkFor(ride, user.id, origin);
         const reporter = (await this.#deps.users.findUsers([user.id])).get(user.id)?.name ?? 'Someone';
-        await this.#deps.alerts.tellContact(contact, reporter, url, row.id);
+        await this.#deps.alerts.tellContact(contact, reporter, url);
       })().catch((error: unknown) => this.#deps.log.error({ err: error, incidentId: row.id }, 'emergency contact not told'));
     }
     return { incidentId: row.id, status: row.status as SosReceipt['status'], createdAt: toIso(Number(row.created_at)), emergencyContactTold: contact !== null };

@@ -4,7 +4,9 @@ import { routes } from '../../../src/contract/routes.ts';
 import type { Incident, SosBody } from '../../../src/contract/types.ts';
 import { apiOf, asReply } from '../../helpers/api.ts';
 import { eventually, report } from '../../helpers/dispatch.ts';
+import { createTestApp } from '../../helpers/app.ts';
 import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { startPhoneProvider } from '../../helpers/phone-provider.ts';
 import { acceptedRide, assertError, assertOk, bookRide, completedRide, northOf, pickedRide, TRIP } from '../../helpers/rides.ts';
 import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 import { auditOf, operatorApp, type OperatorApp } from '../admin/operator.ts';
@@ -181,4 +183,22 @@ describe('SOS and incidents', () => {
     assert.match(metrics, /ride_hailing_incident_acknowledge_seconds_bucket\{le="60"\} [1-9]/);
     assert.match(metrics, /ride_hailing_incidents_unacknowledged \d+/);
   });
+});
+
+test("an emergency contact that is a phone number is sent the trip's link by SMS", async () => {
+  const provider = await startPhoneProvider();
+  const t = await createTestApp({ smsUrl: provider.smsUrl });
+  try {
+    const rider = await signUp(t, { name: 'Meera Iyer' });
+    assertOk(asReply(await apiOf(t, rider).send(routes.settings.update, { body: { emergencyContact: '+91 98450 12345' } })), 'settings');
+    const { booked } = await acceptedRide(t, rider, await signUp(t, { role: 'DRIVER' }));
+    const raised = asReply(await apiOf(t, rider).send(routes.safety.sos, { params: { rideId: booked.id }, body: {} }));
+    assertOk(raised, 'sos');
+    assert.equal(raised.body.emergencyContactTold, true);
+    const sms = await eventually(async () => provider.messages.find((m) => m.to === '+91 98450 12345'), 'the SMS to the contact');
+    assert.match(sms.text, /^Meera Iyer pressed SOS during a ride\. Follow the ride live: http:\/\/\S+\/share\/[A-Za-z0-9_-]{43}\n/);
+  } finally {
+    await t.close();
+    await provider.close();
+  }
 });
