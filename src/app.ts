@@ -173,6 +173,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     router,
     fareRecomputeTolerance: config.fareRecomputeTolerance,
     timeZone: config.serviceTimezone,
+    schedule: config.schedule,
+    scheduleIntervalMs: config.dispatch.batchMs,
   });
   const { keyId, keySecret, apiUrl, webhookSecret } = config.razorpay;
   const provider = keyId && keySecret ? new RazorpayClient({ keyId, keySecret, apiUrl }) : undefined;
@@ -193,8 +195,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ways: pickupWays,
     settings: config.dispatch,
   });
-  // After dispatch listens, so drivers shown again are also available again.
+  // After dispatch listens, so drivers shown again are also available again, and rides booked ahead
+  // that come due are offered at once.
   await drivers.restore();
+  rides.schedule.start();
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
@@ -217,6 +221,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // finished, buffered writes are flushed and connections closed.
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => {
+    await rides.schedule.stop();
     await dispatch.dispatcher.stop();
     await refundSender.stop();
     safety.track.stop();

@@ -51,6 +51,9 @@ const EnvSchema = Type.Object({
   DISPATCH_BATCH_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
   DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
   DISPATCH_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 120 }),
+  SCHEDULE_MIN_LEAD_MINUTES: Type.Integer({ minimum: 0, maximum: 1440, default: 30 }),
+  SCHEDULE_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  SCHEDULE_DISPATCH_LEAD_MINUTES: Type.Integer({ minimum: 1, maximum: 240, default: 20 }),
   DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
   ROUTING: Type.String({ minLength: 1, default: 'straight' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
@@ -66,6 +69,12 @@ const EnvSchema = Type.Object({
   SIMULATION_SPEED: Type.Number({ minimum: 1, maximum: 1000, default: 1 }),
 });
 type Env = Static<typeof EnvSchema>;
+
+export interface ScheduleConfig {
+  minLeadMs: number;
+  maxAheadMs: number;
+  dispatchLeadMs: number;
+}
 
 export interface Config {
   port: number;
@@ -112,6 +121,11 @@ export interface Config {
   driverPositionsPerSecond: number;
   /** `roundRides` is for tests only: how many open rides a round reads (ROUND_RIDES in dispatcher.ts otherwise). */
   dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number; roundRides?: number };
+  /**
+   * Rides booked ahead (SCHEDULE_*, in ms): how soon (minLeadMs) and how far ahead (maxAheadMs) a
+   * ride may be booked for, and how long before its time it enters dispatch (dispatchLeadMs).
+   */
+  schedule: ScheduleConfig;
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
   driverApprovalRequired: boolean;
   /** ROUTING: what measures trips (great circle, an imported road graph, or an OSRM server). */
@@ -209,6 +223,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       batchMs: env.DISPATCH_BATCH_MS,
       offerTtlMs: env.DISPATCH_OFFER_TTL_SECONDS * 1000,
       maxMs: env.DISPATCH_MAX_SECONDS * 1000,
+    },
+    schedule: {
+      minLeadMs: env.SCHEDULE_MIN_LEAD_MINUTES * 60_000,
+      maxAheadMs: env.SCHEDULE_MAX_DAYS * 86_400_000,
+      dispatchLeadMs: env.SCHEDULE_DISPATCH_LEAD_MINUTES * 60_000,
     },
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
     routing,

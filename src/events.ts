@@ -23,6 +23,8 @@ import type { RealtimeHub } from './platform/realtime/hub.ts';
 export type DomainEvents = {
   /** After commit: a ride was booked (it is REQUESTED). */
   'ride.booked': { ride: RideRow };
+  /** After commit: a ride booked ahead reached its dispatch lead time and now looks for a driver (it is REQUESTED). */
+  'ride.released': { ride: RideRow };
   /**
    * Inside the unit that moves a ride to a new status, after the conditional update (the row is
    * locked). A handler that changes the ride again puts its new row in `ride`, so the step's answer

@@ -91,7 +91,7 @@ export function cityDrivers(count: number, next: () => number, now: number): Cit
 /** An open request as the dispatcher reads it (the fields a round uses). */
 export function cityRide(id: number, next: () => number, createdAt: number): OpenRequest & { drop: Point } {
   const pickup = cityPoint(next);
-  return { id, riderId: id, rideType: pick(next, RIDE_MIX), fare: 0, pickup, pickupZone: null, createdAt, drop: dropFor(pickup, next) };
+  return { id, riderId: id, rideType: pick(next, RIDE_MIX), fare: 0, pickup, pickupZone: null, searchingSince: createdAt, drop: dropFor(pickup, next) };
 }
 
 /** One in-process index per vehicle type, as the app builds them without Redis. */

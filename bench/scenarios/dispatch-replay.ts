@@ -82,19 +82,19 @@ export async function replayDay(mode: 'nearest' | 'batched', options: { drivers:
       free.add(trip.id);
       await pool.move(driver.vehicle, driver.position);
     }
-    waiting = waiting.filter((ride) => ride.createdAt > now - MAX_WAIT_MS);
+    waiting = waiting.filter((ride) => ride.searchingSince > now - MAX_WAIT_MS);
   };
 
   const round = async () => {
     if (waiting.length === 0) return;
-    const pairs = await pairRides(await pool.snapshot(), waiting, mode, (ride) => searchRadiusKm(now - ride.createdAt, OFFER_TTL_MS), ways);
+    const pairs = await pairRides(await pool.snapshot(), waiting, mode, (ride) => searchRadiusKm(now - ride.searchingSince, OFFER_TTL_MS), ways);
     const matched = new Set<number>();
     for (const { ride, driver } of pairs) {
       matched.add(ride.id);
       free.delete(driver.driverId);
       await pool.remove(driver.driverId);
       busy.push({ id: driver.driverId, until: now + minutesFor(driver.distanceKm * ROAD_FACTOR + roadDistanceKm(ride.pickup, ride.drop)) * 60_000, at: ride.drop });
-      const figures = hours[hourOf(ride.createdAt)];
+      const figures = hours[hourOf(ride.searchingSince)];
       figures.matched += 1;
       figures.pickupKm += driver.distanceKm;
     }

@@ -37,7 +37,7 @@ for (let i = 0; i < drivers.length; i += 2_000) await Promise.all(drivers.slice(
 // Rides that have waited up to 45 s: their searches reach 2, 5 or 8 km.
 const next = random(12);
 const rides = Array.from({ length: rideCount }, (_, i) => cityRide(i + 1, next, now - Math.floor(next() * 45_000)));
-const radius = (ride: (typeof rides)[number]) => searchRadiusKm(now - ride.createdAt, OFFER_TTL_MS);
+const radius = (ride: (typeof rides)[number]) => searchRadiusKm(now - ride.searchingSince, OFFER_TTL_MS);
 
 const elapsed = (since: number) => performance.now() - since;
 const roundMs: number[] = [];

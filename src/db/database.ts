@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type { SafetyTables } from './safety-tables.ts';
+import type { RideScheduleColumns } from './ride-schedule-columns.ts';
 import type { RideTripColumns } from './ride-trip-columns.ts';
 
 // Row types of every table. Times are epoch milliseconds and flags 0/1 integers, so the same queries and
@@ -80,7 +81,7 @@ export interface NotificationsTable {
   delivered_at: number | null;
 }
 
-export interface RidesTable extends RideTripColumns {
+export interface RidesTable extends RideTripColumns, RideScheduleColumns {
   id: Generated<number>;
   rider_id: number;
   driver_id: number | null;

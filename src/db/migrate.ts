@@ -26,6 +26,7 @@ import * as driverEarnings from './migrations/2026-11-28-21-driver-earnings.ts';
 import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
 import * as incidents from './migrations/2026-11-28-32-incidents.ts';
 import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
+import * as scheduledRides from './migrations/2026-11-29-11-scheduled-rides.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-31-trip-shares': tripShares,
   '2026-11-28-32-incidents': incidents,
   '2026-11-28-41-travel-time-cells': travelTimeCells,
+  '2026-11-29-11-scheduled-rides': scheduledRides,
   '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-31-account-phones': accountPhones,
 };

@@ -71,7 +71,7 @@ const booking: Booking = {
     pickup_lat: 12.975, pickup_lon: 77.606, drop_lat: 12.978, drop_lon: 77.64, pickup_plus_code: null, drop_plus_code: null,
     pickup_zone: '8861892597fffff', pickup_landmark: null, drop_landmark: null, distance_km: 4.8, duration_minutes: 14, surge_multiplier: 1,
     pricing_version: 1, fare: 182, payment_mode: 'CASH', payment_status: 'PENDING', payment_reference: null, start_otp: '1234', end_otp: '5678',
-    created_at: NOW, stops: '[]',
+    created_at: NOW, stops: '[]', scheduled_at: null,
   },
   notice: { user_id: 7, title: 'Ride requested', message: 'Looking for a driver', channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: NOW, delivered_at: NOW },
 };

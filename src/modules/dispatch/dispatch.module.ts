@@ -81,8 +81,9 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
     if (moving.ride.status === 'ACCEPTED') moving.ride = (await offers.onAccepted(tx, moving.ride)) ?? moving.ride;
     else if (moving.ride.status === 'CANCELLED') await offers.onCancelled(tx, moving.ride);
   });
-  // A booking may be offered at once (nearest mode); a driver whose ride ended is free again.
+  // A booking, or a ride booked ahead whose time has come, may be offered at once (nearest mode); a driver whose ride ended is free again.
   events.afterCommit('ride.booked', nudge);
+  events.afterCommit('ride.released', nudge);
   events.afterCommit('ride.moved', async ({ ride }) => {
     if (ride.status === 'REQUESTED' || ride.driver_id === null || ride.status === 'PICKED') return;
     await (ride.status === 'ACCEPTED' ? availability.withdraw(ride.driver_id) : availability.recheck(ride.driver_id));

@@ -150,7 +150,7 @@ export class Dispatcher {
     const open = await this.#deps.rides.openRequests(this.#settings.roundRides ?? ROUND_RIDES);
     const searching: OpenRequest[] = [];
     for (const ride of open) {
-      if (ride.createdAt > now - this.#settings.maxMs) searching.push(ride);
+      if (ride.searchingSince > now - this.#settings.maxMs) searching.push(ride);
       else await this.#deps.rides.noDriverFound(ride.id, now);
     }
     // One read of the available drivers serves the whole round: every ride's search and the zones' supply.
@@ -175,7 +175,7 @@ export class Dispatcher {
       this.#deps.db,
       rides.map((ride) => ride.id),
     );
-    const pairs = await pairRides(available, rides, mode, (ride) => searchRadiusKm(now - ride.createdAt, this.#settings.offerTtlMs), this.#deps.ways, refused);
+    const pairs = await pairRides(available, rides, mode, (ride) => searchRadiusKm(now - ride.searchingSince, this.#settings.offerTtlMs), this.#deps.ways, refused);
     // All at once: SQLite commits them together (group commit), PostgreSQL in parallel. Each pair
     // has its own ride and its own driver, so they never wait for one another.
     const made = await Promise.all(pairs.map(({ ride, driver }) => this.#make(ride, driver, now)));

@@ -104,24 +104,31 @@ export class FareQuotes {
     return { ...waited, driverNearby: driverMinutes !== undefined };
   }
 
-  /** Routed through `stops` in order, each adding perStop. Without both points the trip length is unknown and the type's minimum fare applies (distance 0). */
-  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType, stops: readonly Point[] = []): Promise<TripQuote> {
-    if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null, stops: 0 }), rideType, pickup);
+  /**
+   * Routed through `stops` in order, each adding perStop. Without both points the trip length is
+   * unknown and the type's minimum fare applies (distance 0). `scheduledAt`: a ride booked ahead,
+   * priced for its own time (night window, learned travel times) and without surge, since today's
+   * demand says nothing about that hour's.
+   */
+  async trip(pickup: Point | undefined, drop: Point | undefined, rideType: RideType, stops: readonly Point[] = [], scheduledAt?: number): Promise<TripQuote> {
+    if (!pickup || !drop) return this.#quote(Promise.resolve({ distanceKm: 0, routeProvider: null, stops: 0 }), rideType, pickup, scheduledAt);
     const route = this.#router.route(pickup, drop, stops);
-    const learned = this.#learned?.correction(pickup, drop, this.#time.clock.now()) ?? 1;
+    const learned = this.#learned?.correction(pickup, drop, scheduledAt ?? this.#time.clock.now()) ?? 1;
     return this.#quote(
       route.then(({ distanceKm, durationMinutes, provider }) => ({ distanceKm, drivingMinutes: durationMinutes * learned, routeProvider: provider, stops: stops.length })),
       rideType,
       pickup,
+      scheduledAt,
     );
   }
 
   /** The quote under the pricing rules in force now (the answer names their version); routing and demand are asked at once. */
-  async #quote(measured: Promise<Trip>, rideType: RideType, pickup: Point | undefined): Promise<TripQuote> {
+  async #quote(measured: Promise<Trip>, rideType: RideType, pickup: Point | undefined, scheduledAt?: number): Promise<TripQuote> {
     const [trip, signal] = await Promise.all([measured, this.#demand.signalAt(pickup)]);
     const { version, rules } = this.#pricing.current();
+    const when = scheduledAt === undefined ? { now: this.#time.clock.now() } : { now: scheduledAt, surgeMultiplier: 1 };
     const quote = quoteFare(
-      { distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal, now: this.#time.clock.now(), timeZone: this.#time.timeZone, stops: trip.stops },
+      { distanceKm: trip.distanceKm, drivingMinutes: trip.drivingMinutes, rideType, ...signal, ...when, timeZone: this.#time.timeZone, stops: trip.stops },
       rules,
       version,
     );

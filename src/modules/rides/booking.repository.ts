@@ -15,6 +15,7 @@ const RIDE_COLUMNS = [
   'cancellation_fee', 'rider_rating', 'rider_feedback', 'driver_rating', 'driver_feedback', 'open_slot', 'pickup_zone', 'first_offer_at',
   'offer_count', 'pickup_distance_km', 'no_driver_at', 'pricing_version', 'refunded_amount', 'arrived_at', 'trip_distance_km', 'trip_last_lat',
   'trip_last_lon', 'charges_total', 'trip_charges', 'upfront_fare', 'fare_breakdown', 'driver_penalty', 'stops',
+  'scheduled_at', 'released_at',
 ] as const satisfies ReadonlyArray<keyof RidesTable>;
 // A column added to the table and not to the list fails to compile here.
 const everyRideColumn: Exclude<keyof RidesTable, (typeof RIDE_COLUMNS)[number]> extends never ? true : never = true;
@@ -25,7 +26,7 @@ const BOOKING_COLUMNS = [
   'rider_id', 'driver_id', 'status', 'ride_type', 'pickup_location', 'drop_location', 'pickup_lat', 'pickup_lon', 'drop_lat', 'drop_lon',
   'pickup_plus_code', 'drop_plus_code', 'pickup_zone', 'pickup_landmark', 'drop_landmark', 'distance_km', 'duration_minutes',
   'surge_multiplier', 'pricing_version', 'fare', 'payment_mode', 'payment_status', 'payment_reference', 'start_otp', 'end_otp', 'created_at',
-  'stops',
+  'stops', 'scheduled_at',
 ] as const satisfies ReadonlyArray<keyof RidesTable>;
 export type NewRide = { [K in (typeof BOOKING_COLUMNS)[number]]-?: Insertable<RidesTable>[K] };
 

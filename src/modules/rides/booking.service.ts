@@ -14,6 +14,7 @@ import { rideTypeOf, type FareQuotes } from '../pricing/fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
 import { bookedStops } from './ride-stops.ts';
 import { rideRequested } from './ride-notifications.ts';
+import { scheduledTime, type BookingWindow } from './ride-schedule.ts';
 import { toRide } from './ride-views.ts';
 import type { NewRide } from './booking.repository.ts';
 import type { BookingWriter } from './booking-writer.ts';
@@ -30,6 +31,8 @@ export interface BookingDependencies {
   maxOpenRides: number;
   /** MAX_RIDE_KM: the longest road distance from pickup to drop a booking may have. */
   maxRideKm: number;
+  /** How soon and how far ahead a ride may be booked for (`scheduledAt`). */
+  schedule: BookingWindow;
 }
 
 /** Booking: the server prices the trip and makes the codes; whatever else the client sends is ignored. */
@@ -44,12 +47,14 @@ export class BookingService {
     const pickup = point(body.pickupLat, body.pickupLon, 'pickup');
     const drop = point(body.dropLat, body.dropLon, 'drop');
     const rideType = rideTypeOf(body.rideType);
+    const now = this.#deps.clock.now();
+    const scheduledAt = scheduledTime(body.scheduledAt, now, this.#deps.schedule);
     const paymentMode = body.paymentMode === undefined ? await this.#defaultPaymentMode(user.id) : paymentModeOf(body.paymentMode);
     // No road is shorter than the straight line: a trip that is too long that way is not routed at all.
     if (pickup && drop) assertShortEnough(haversineKm(pickup, drop), this.#deps.maxRideKm);
     const stops = body.stops ?? [];
     if (stops.length > 0 && !(pickup && drop)) throw badRequest('Stops need pickupLat, pickupLon, dropLat and dropLon: the trip is routed through them');
-    const quote = await this.#deps.quotes.trip(pickup, drop, rideType, stops);
+    const quote = await this.#deps.quotes.trip(pickup, drop, rideType, stops, scheduledAt ?? undefined);
     assertBookable(quote, this.#deps.maxRideKm);
     const { startOtp, endOtp } = makeRideCodes();
     const ride: NewRide = {
@@ -78,11 +83,12 @@ export class BookingService {
       payment_reference: null,
       start_otp: startOtp,
       end_otp: endOtp,
-      created_at: this.#deps.clock.now(),
+      created_at: now,
       stops: bookedStops(stops),
+      scheduled_at: scheduledAt,
     };
     const notice = this.#deps.notifications.row(
-      rideRequested({ rider_id: user.id, pickup_location: ride.pickup_location ?? null, drop_location: ride.drop_location ?? null, fare: quote.fare }),
+      rideRequested({ rider_id: user.id, pickup_location: ride.pickup_location ?? null, drop_location: ride.drop_location ?? null, fare: quote.fare, scheduled_at: scheduledAt }),
     );
     // On PostgreSQL two bookings of one rider on two instances can pick the same free slot; the loser tries once more.
     for (let attempt = 0; attempt < 2; attempt++) {

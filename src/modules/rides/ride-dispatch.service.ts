@@ -15,7 +15,8 @@ export interface OpenRequest {
   fare: number;
   pickup: Point;
   pickupZone: string | null;
-  createdAt: number;
+  /** When it began looking for a driver: its booking, or for a ride booked ahead, its entry into dispatch (ride-schedule.ts). */
+  searchingSince: number;
 }
 
 /** What the dispatch module needs of rides, and what it records on them (rides own their rows). */
@@ -42,7 +43,7 @@ export class RideDispatch {
       fare: row.fare,
       pickup: { lat: row.pickup_lat!, lon: row.pickup_lon! },
       pickupZone: row.pickup_zone,
-      createdAt: row.created_at,
+      searchingSince: row.released_at ?? row.created_at,
     }));
   }
 

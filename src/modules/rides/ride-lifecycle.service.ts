@@ -9,6 +9,7 @@ import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import { acceptingDriver, actsAsOperator, assertNotOwnRide, assertStep } from './ride-access.ts';
 import type { RideCancellation } from './ride-cancellation.service.ts';
 import type { RideCodes } from './ride-codes.ts';
+import { assertInDispatch } from './ride-schedule.ts';
 import { rideAccepted, rideCompleted, rideStarted } from './ride-notifications.ts';
 import type { RideTransitions } from './ride-transitions.ts';
 import { toRide } from './ride-views.ts';
@@ -60,6 +61,7 @@ export class RideLifecycle {
     await this.#deps.profiles.assertMayAccept(driverId, ride.ride_type as RideType, isAdmin(user));
     if (ride.status !== 'REQUESTED') throw conflict(`Ride ${id} is ${ride.status}; only a REQUESTED ride can be accepted`, 'RIDE_NOT_REQUESTED');
     assertNotOwnRide(ride, driverId);
+    assertInDispatch(ride);
     // Refused before the write: on SQLite every write waits its turn in one batch, and a busy
     // driver's accepts (often sent again and again) would take turns from everyone's bookings.
     // The conditional update below still decides the races these reads cannot see.

@@ -17,12 +17,20 @@ const note = (ride: Pick<RideRow, 'id'>, userId: number, eventType: Notification
 });
 
 /** Written with the booking in one statement, before the ride has an id (the statement links them). */
-export const rideRequested = (ride: Pick<RideRow, 'rider_id' | 'pickup_location' | 'drop_location' | 'fare'>): NewNotification => ({
-  userId: ride.rider_id,
-  eventType: 'RIDE_REQUESTED',
-  title: 'Looking for a driver',
-  message: `Your ride${trip(ride)} is booked for ₹${ride.fare}. We will tell you when a driver accepts.`,
-});
+export const rideRequested = (ride: Pick<RideRow, 'rider_id' | 'pickup_location' | 'drop_location' | 'fare' | 'scheduled_at'>): NewNotification =>
+  ride.scheduled_at === null
+    ? {
+        userId: ride.rider_id,
+        eventType: 'RIDE_REQUESTED',
+        title: 'Looking for a driver',
+        message: `Your ride${trip(ride)} is booked for ₹${ride.fare}. We will tell you when a driver accepts.`,
+      }
+    : {
+        userId: ride.rider_id,
+        eventType: 'RIDE_REQUESTED',
+        title: 'Ride booked ahead',
+        message: `Your ride${trip(ride)} is booked for ${new Date(ride.scheduled_at).toISOString()} at ₹${ride.fare}, held whatever the demand then. We will tell you when a driver accepts.`,
+      };
 
 export const rideAccepted = (ride: RideRow): NewNotification[] => [
   note(ride, ride.rider_id, 'RIDE_ACCEPTED', 'Driver on the way', `A driver accepted ride #${ride.id} and is heading to your pickup point.`),

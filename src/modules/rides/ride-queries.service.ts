@@ -29,7 +29,7 @@ export class RideQueries {
 
   /** Open requests, newest first, without codes or e-mails. */
   async requested(page: Page): Promise<{ rides: PublicRide[]; nextCursor: string | null }> {
-    const { items, nextCursor } = takePage(await repository.listByStatus(this.#db, 'REQUESTED', page), page.limit);
+    const { items, nextCursor } = takePage(await repository.listRequested(this.#db, page), page.limit);
     const riders = await this.#users.findUsers(items.map((row) => row.rider_id));
     return { rides: items.map((row) => toPublicRide(row, riders.get(row.rider_id)?.name)), nextCursor };
   }

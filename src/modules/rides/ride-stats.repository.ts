@@ -1,16 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { literal } from './rides.repository.ts';
+import { inDispatch, literal } from './rides.repository.ts';
 import { ACTIVE_STATUSES, RIDE_STATUSES, type RideStatus } from './rides.schemas.ts';
 
 // Counts over the rides table for insights' demand model and the operators' overview: indexed columns only.
 
-/** Rides in REQUESTED, and the distinct riders who hold them. */
+/** Rides in REQUESTED waiting for a driver now (not those booked ahead still waiting for their time), and the distinct riders who hold them. */
 export async function openRequests(db: Db): Promise<{ rides: number; riders: number }> {
   const row = await db
     .selectFrom('rides')
     .select((eb) => [eb.fn.countAll<number>().as('rides'), eb.fn.count<number>('rider_id').distinct().as('riders')])
     .where('status', '=', 'REQUESTED')
+    .where(inDispatch)
     .executeTakeFirstOrThrow();
   return { rides: Number(row.rides), riders: Number(row.riders) };
 }

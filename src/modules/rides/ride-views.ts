@@ -123,5 +123,6 @@ function tripFields(row: RideRow) {
     surgeMultiplier: row.surge_multiplier,
     paymentMode: row.payment_mode,
     paymentStatus: row.payment_status,
+    scheduledAt: toIsoOrNull(row.scheduled_at),
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ScheduleConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { DomainEventsDispatcher, ServiceBus, UserHub } from '../../events.ts';
@@ -26,6 +27,7 @@ import { RidePayments } from './ride-payments.service.ts';
 import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
 import { RideReceipts } from './ride-receipts.service.ts';
+import { RideSchedule } from './ride-schedule.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import { RideTracking } from './ride-tracking.service.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
@@ -68,6 +70,10 @@ export interface RideModuleDependencies {
   router: Pick<Router, 'route'>;
   /** FARE_RECOMPUTE_TOLERANCE. */
   fareRecomputeTolerance: number;
+  /** SCHEDULE_*: the booking window of rides booked ahead and their dispatch lead. */
+  schedule: ScheduleConfig;
+  /** How often the timers of rides booked ahead are looked at (a dispatch round's length). */
+  scheduleIntervalMs: number;
 }
 
 /** The ride module's services, one job each. */
@@ -92,6 +98,8 @@ export interface RideServices {
   transitions: RideTransitions;
   /** What dispatch reads of rides and records on them. */
   dispatch: RideDispatch;
+  /** Rides booked ahead: each enters dispatch at its lead time (started once dispatch listens). */
+  schedule: RideSchedule;
   drivers: DriversService;
 }
 
@@ -104,6 +112,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   // What the rides module reacts to: its own committed changes, told to the apps in commit order.
   events.afterCommit('ride.booked', ({ ride }) => updates.announce(ride, null));
   events.afterCommit('ride.moved', ({ ride, from }) => updates.announce(ride, from));
+  events.afterCommit('ride.released', ({ ride }) => updates.announce(ride, 'REQUESTED'));
   const transitions = new RideTransitions({ transactions, notifications, events, drivers, audit: deps.audit });
   const cancellation = new RideCancellation({ db, transitions, pricing: deps.pricing, clock });
   // An erased rider's open rides are cancelled in the erasure's unit: the places they typed leave every list.
@@ -118,7 +127,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const { quotes } = deps;
   return {
     quotes,
-    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm }),
+    booking: new BookingService({ writer: new BookingWriter(transactions, deps.maxOpenRidesPerRider), quotes, settings: deps.settings, notifications, events, clock, maxOpenRides: deps.maxOpenRidesPerRider, maxRideKm: deps.maxRideKm, schedule: deps.schedule }),
     lifecycle: new RideLifecycle({ db, transitions, cancellation, fares, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     charges: new RideCharges({ db, transactions, pricing: deps.pricing, updates, clock }),
     stops,
@@ -132,6 +141,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     paymentMode: new RidePaymentMode({ db, transactions, events }),
     transitions,
     dispatch: new RideDispatch({ db, transactions, notifications, events }),
+    schedule: new RideSchedule({ transactions, events, clock, log: deps.log, dispatchLeadMs: deps.schedule.dispatchLeadMs, intervalMs: deps.scheduleIntervalMs }),
     drivers,
   };
 }

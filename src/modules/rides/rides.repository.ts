@@ -1,5 +1,5 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
-import { MAX_ID, type Db, type RidesTable, type WriteDb } from '../../db/database.ts';
+import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
+import { MAX_ID, type Database, type Db, type RidesTable, type WriteDb } from '../../db/database.ts';
 import type { Page } from '../../platform/pagination.ts';
 import { ACTIVE_STATUSES, OPEN_STATUSES, type RideStatus } from './rides.schemas.ts';
 
@@ -19,8 +19,15 @@ export async function findRide(db: Db, id: number): Promise<RideRow | undefined>
   return db.selectFrom('rides').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function listByStatus(db: Db, status: RideStatus, page: Page): Promise<RideRow[]> {
-  let query = db.selectFrom('rides').selectAll().where('status', '=', status);
+/**
+ * A ride booked for now, or one booked ahead that has entered dispatch (ride-schedule.ts): what drivers
+ * are offered and browse, and what counts as demand waiting now.
+ */
+export const inDispatch = (eb: ExpressionBuilder<Database, 'rides'>) => eb.or([eb('scheduled_at', 'is', null), eb('released_at', 'is not', null)]);
+
+/** Open requests drivers may browse, newest first. */
+export function listRequested(db: Db, page: Page): Promise<RideRow[]> {
+  let query = db.selectFrom('rides').selectAll().where('status', '=', 'REQUESTED').where(inDispatch);
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
   return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
 }
@@ -208,14 +215,15 @@ export function addRefunded(db: WriteDb, id: number, rupees: number): Promise<Ri
   return db.updateTable('rides').set((eb) => ({ refunded_amount: eb('refunded_amount', '+', rupees) })).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
-/** Open requests dispatch may offer: REQUESTED, with a pickup point, not yet given up on. Oldest first. */
-export function listDispatchable(db: Db, limit: number): Promise<Array<Pick<RideRow, 'id' | 'rider_id' | 'ride_type' | 'fare' | 'pickup_lat' | 'pickup_lon' | 'pickup_zone' | 'created_at'>>> {
+/** Open requests dispatch may offer: REQUESTED, in dispatch, with a pickup point, not yet given up on. Oldest first. */
+export function listDispatchable(db: Db, limit: number): Promise<Array<Pick<RideRow, 'id' | 'rider_id' | 'ride_type' | 'fare' | 'pickup_lat' | 'pickup_lon' | 'pickup_zone' | 'created_at' | 'released_at'>>> {
   return db
     .selectFrom('rides')
-    .select(['id', 'rider_id', 'ride_type', 'fare', 'pickup_lat', 'pickup_lon', 'pickup_zone', 'created_at'])
+    .select(['id', 'rider_id', 'ride_type', 'fare', 'pickup_lat', 'pickup_lon', 'pickup_zone', 'created_at', 'released_at'])
     .where('status', '=', 'REQUESTED')
     .where('no_driver_at', 'is', null)
     .where('pickup_lat', 'is not', null)
+    .where(inDispatch)
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -237,4 +245,22 @@ export function setPickupDistance(db: WriteDb, id: number, km: number): Promise<
 /** Marks that no driver was found for a REQUESTED ride; the row when this call did it. */
 export function markNoDriver(db: WriteDb, id: number, now: number): Promise<RideRow | undefined> {
   return db.updateTable('rides').set({ no_driver_at: now }).where('id', '=', id).where('status', '=', 'REQUESTED').where('no_driver_at', 'is', null).returningAll().executeTakeFirst();
+}
+
+/**
+ * Claims the rides booked ahead whose time is within the lead (`scheduled_at <= dueBy`) and moves them
+ * into dispatch, at most `limit`: one conditional statement, so of instances claiming at once each ride
+ * goes to exactly one (the other finds `released_at` set and skips it). The rides claimed.
+ */
+export function releaseDue(db: WriteDb, dueBy: number, now: number, limit: number): Promise<RideRow[]> {
+  const due = db
+    .selectFrom('rides')
+    .select('id')
+    .where('scheduled_at', 'is not', null)
+    .where('released_at', 'is', null)
+    .where('scheduled_at', '<=', dueBy)
+    .where('status', '=', 'REQUESTED')
+    .orderBy('scheduled_at')
+    .limit(limit);
+  return db.updateTable('rides').set({ released_at: now }).where('id', 'in', due).where('released_at', 'is', null).where('status', '=', 'REQUESTED').returningAll().execute();
 }

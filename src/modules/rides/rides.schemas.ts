@@ -34,6 +34,10 @@ export const BookBody = Type.Object({
   paymentMode: Type.Optional(Type.String({ maxLength: 20, description: `One of ${PAYMENT_MODES.join(', ')} in any case; defaults to your settings' payment method` })),
   rideType: Type.Optional(Type.String({ maxLength: 10, description: `One of ${RIDE_TYPES.join(', ')}; default mini` })),
   stops: BookingStops,
+  scheduledAt: Type.Optional({
+    ...Timestamp,
+    description: 'Book ahead: the pickup time, SCHEDULE_MIN_LEAD_MINUTES to SCHEDULE_MAX_DAYS from now. The fare is quoted for that time without surge and held; the ride waits out of dispatch until SCHEDULE_DISPATCH_LEAD_MINUTES before it',
+  }),
 });
 export type BookBody = Static<typeof BookBody>;
 
@@ -129,6 +133,7 @@ const tripFields = {
   surgeMultiplier: Type.Number(),
   paymentMode: Type.String(),
   paymentStatus: text,
+  scheduledAt: { ...OptionalTimestamp, description: 'A ride booked ahead: the pickup time the rider chose; null for a ride booked for now' },
 };
 
 // What only the ride's rider and driver (and admins) see.

@@ -2,11 +2,13 @@
 -- postgres. Written by test/db/sql-snapshots.test.ts; UPDATE_SQL_SNAPSHOTS=1 rewrites it.
 
 -- rides.listDispatchable: the open requests of a round
-select "id", "rider_id", "ride_type", "fare", "pickup_lat", "pickup_lon", "pickup_zone", "created_at"
+select "id", "rider_id", "ride_type", "fare", "pickup_lat", "pickup_lon", "pickup_zone", "created_at", "released_at"
   from "rides"
   where "status" = $1
   and "no_driver_at" is null
   and "pickup_lat" is not null
+  and ("scheduled_at" is null
+    or "released_at" is not null)
   order by "id"
   limit $2;
 -- parameters: ["REQUESTED",500]

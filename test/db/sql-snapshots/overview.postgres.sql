@@ -20,7 +20,9 @@ select count(*) as "rides", avg(picked_at - accepted_at) as "mean"
 -- stats.openRequests
 select count(*) as "rides", count(distinct "rider_id") as "riders"
   from "rides"
-  where "status" = $1;
+  where "status" = $1
+  and ("scheduled_at" is null
+    or "released_at" is not null);
 -- parameters: ["REQUESTED"]
 
 -- stats.countBusyDrivers

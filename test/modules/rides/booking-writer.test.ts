@@ -44,6 +44,7 @@ describe('bookings written many at a time', () => {
       end_otp: '5678',
       created_at: now,
       stops: '[]',
+      scheduled_at: null,
     };
     const notice = { user_id: riderId, title: 'Looking for a driver', message: place, channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: now, delivered_at: now };
     return { ride, notice };
