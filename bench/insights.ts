@@ -1,5 +1,6 @@
 // Insights over a large ride history with the cache off: the real InsightsService.compute()
 // against the naive way (load every ride of the window, count in memory), in the same process.
+import { LearnedDetours } from '../src/platform/routing/learned-detours.ts';
 import { StraightRouter } from '../src/platform/routing/straight-router.ts';
 import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
@@ -40,7 +41,7 @@ const log = pino({ level: 'warn' });
 const clock = systemClock;
 const drivers = new DriversService({ db, transactions, index: new MemoryDriverIndex(), clock, log, events: new DomainEventDispatcher(log), positionsPerSecond: config.driverPositionsPerSecond });
 const zones = new ZoneTable({ cache: new MemoryCache(clock), clock, log });
-const { insights, demand } = createInsights({ db, transactions, counters: new MemoryCounters(clock), clock, log, events: new DomainEventDispatcher(log), rides: new RideStats(db), drivers, zones, router: new StraightRouter(), timeZone: config.serviceTimezone });
+const { insights, demand } = createInsights({ db, transactions, counters: new MemoryCounters(clock), clock, log, events: new DomainEventDispatcher(log), rides: new RideStats(db), drivers, zones, router: new StraightRouter(), detours: new LearnedDetours(), timeZone: config.serviceTimezone });
 
 const timed = async (work: () => Promise<unknown>) => {
   const started = performance.now();

@@ -68,6 +68,7 @@ import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRouter } from './platform/routing/create-router.ts';
+import { LearnedDetours } from './platform/routing/learned-detours.ts';
 import { serviceLogger, withRequestSerializer } from './platform/request-log.ts';
 import { sharedState } from './shared-state.ts';
 import { StartupFailure } from './platform/startup-failure.ts';
@@ -104,7 +105,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Platform: routing (a road graph that cannot load stops the start before anything opens), storage, tokens, mail, and the state instances share.
   const metrics = new Metrics((error, family) => app.log.warn({ err: error, family }, 'metric not collected'));
-  const router = createRouter(config.routing, { metrics, log: app.log });
+  // The straight lines' detour factor per zone, as insights learns it from completed trips.
+  const detours = new LearnedDetours();
+  const router = createRouter(config.routing, { metrics, log: app.log, detour: detours.factor });
   const database = connectDatabase(config.database, (error) => app.log.warn({ err: error }, 'database connection lost'));
   await database.migrate().catch(async (error: unknown) => {
     await database.destroy().catch(() => {});
@@ -144,7 +147,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await pricing.start();
   const zones = new ZoneTable({ cache, clock, log: app.log });
   zones.start();
-  const { insights, demand, travelTimes } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, router, timeZone: config.serviceTimezone });
+  const { insights, demand, travelTimes } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, router, detours, timeZone: config.serviceTimezone });
   await travelTimes.start();
   // Drivers' ways to pickups (the estimate's wait, offers, a round's costs): the router, in learned minutes.
   const pickupWays = new PickupWays({ router, learned: { times: travelTimes, clock } });

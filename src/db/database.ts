@@ -1,4 +1,5 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
+import type { LearnedRoutingTables } from './learned-routing-tables.ts';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
 import type { RideTripColumns } from './ride-trip-columns.ts';
@@ -268,7 +269,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database extends SafetyTables {
+export interface Database extends SafetyTables, LearnedRoutingTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;
@@ -277,7 +278,6 @@ export interface Database extends SafetyTables {
   rides: RidesTable;
   driver_presence: DriverPresenceTable;
   demand_buckets: DemandBucketsTable;
-  travel_time_cells: { pickup_zone: string; drop_zone: string; hour_of_week: number; trips: number; ratio_sum: number };
   driver_profiles: DriverProfilesTable;
   offers: OffersTable;
   pricing_versions: PricingVersionsTable;

@@ -29,6 +29,7 @@ import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.t
 import * as scheduledRides from './migrations/2026-11-29-11-scheduled-rides.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
+import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-11-scheduled-rides': scheduledRides,
   '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-31-account-phones': accountPhones,
+  '2026-11-29-41-detour-cells': detourCells,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

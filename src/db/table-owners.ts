@@ -20,6 +20,8 @@ export const tableOwners = {
   demand_buckets: 'insights',
   /** Learned travel times, fed by completed rides (ride.moved, insights.module.ts); pricing's quotes ask insights for them. */
   travel_time_cells: 'insights',
+  /** The straight router's detour factor learned per zone, fed by completed rides with the travel times. */
+  detour_cells: 'insights',
   offers: 'dispatch',
   pricing_versions: 'pricing',
   payment_sessions: 'payments',

@@ -1,3 +1,5 @@
+import { haversineKm, type Point } from '../../platform/geo/geo.ts';
+
 // Travel times that learn (docs/routing.md "Learned travel times"): completed trips' actual driving
 // times, per (pickup zone, drop zone, hour of week), correct the router's time. A cell's correction is
 // its mean ratio of actual to router time shrunk toward its parent's by how few trips it has:
@@ -7,6 +9,9 @@
 // little; a city's traffic by hour is learned within days; a zone pair speaks once it has trips of its own.
 // Pure functions and a plain map: the service (travel-times.service.ts) stores the cells, the
 // benchmark (npm run bench -- --only=eta) runs the same arithmetic on a simulated week.
+// The `straight` router's detour factor is learned the same way: per zone a trip starts in, the ratio
+// of the distance driven along the driver's positions to the great circle, nested under the district
+// and the city, the city shrunk toward ROAD_FACTOR instead of 1.
 
 /** k: trips a cell needs before its observed ratio counts for half of the correction. */
 export const SHRINK_TRIPS = 5;
@@ -16,6 +21,16 @@ export const MIN_TRIP_MINUTES = 1;
 export const MAX_RATIO = 4;
 
 export const HOURS_PER_WEEK = 168;
+
+/** A trip shorter than this as the crow flies tells little about the roads' detour (a U-turn doubles it). */
+export const MIN_DETOUR_KM = 1;
+/** Driven distances beyond this times the great circle are not the roads' detour (a wrong turn, an errand) and are not learned. */
+export const MAX_DETOUR = 3;
+/**
+ * A trip's distance is learned from only when its last position counted was this near the drop: the
+ * rest was then measured as a straight stretch, not by the router, whose own detour would teach itself.
+ */
+export const MAX_LAST_STRETCH_KM = 0.5;
 
 /** What a cell has seen: its trips and the sum of their ratios (actual / router minutes). */
 export interface Cell {
@@ -29,9 +44,9 @@ export function correction(cell: Cell | undefined, k = SHRINK_TRIPS, parent = 1)
   return (cell.ratioSum + k * parent) / (cell.trips + k);
 }
 
-/** The estimate of nested cells, coarsest first: each shrinks toward the one before it. */
-export function nestedCorrection(cells: ReadonlyArray<Cell | undefined>, k = SHRINK_TRIPS): number {
-  let estimate = 1;
+/** The estimate of nested cells, coarsest first: each shrinks toward the one before it, the coarsest toward `root`. */
+export function nestedCorrection(cells: ReadonlyArray<Cell | undefined>, k = SHRINK_TRIPS, root = 1): number {
+  let estimate = root;
   for (const cell of cells) estimate = correction(cell, k, estimate);
   return estimate;
 }
@@ -41,6 +56,23 @@ export function tripRatio(actualMinutes: number, routerMinutes: number): number 
   if (!(actualMinutes >= MIN_TRIP_MINUTES) || !(routerMinutes > 0)) return undefined;
   const ratio = actualMinutes / routerMinutes;
   return ratio <= MAX_RATIO && ratio >= 1 / MAX_RATIO ? ratio : undefined;
+}
+
+/** A completed trip's ratio of driven to great-circle kilometres; undefined when it says nothing about the roads' detour. */
+export function detourRatio(drivenKm: number, greatCircleKm: number): number | undefined {
+  if (!(greatCircleKm >= MIN_DETOUR_KM) || !(drivenKm > 0)) return undefined;
+  const ratio = drivenKm / greatCircleKm;
+  return ratio >= 1 && ratio <= MAX_DETOUR ? ratio : undefined;
+}
+
+/**
+ * The kilometres a completed trip was driven, from the distance counted along its positions and the
+ * last position counted; undefined when no position was counted or the last was far from the drop.
+ */
+export function drivenKm(countedKm: number, last: Point | null, drop: Point): number | undefined {
+  if (last === null) return undefined;
+  const lastStretch = haversineKm(last, drop);
+  return lastStretch <= MAX_LAST_STRETCH_KM ? countedKm + lastStretch : undefined;
 }
 
 /** Monday 00:00–01:00 local time is hour 0, Sunday 23:00–24:00 is 167. */
@@ -69,13 +101,21 @@ export const cellKeys = (pickupZone: string, dropZone: string, hour: number, dis
   cellKey(pickupZone, dropZone, hour),
 ];
 
-/** Learned cells in memory: what quotes read (the service loads and stores the zone-pair cells; the coarser ones are their sums). */
+/** A detour cell's nested keys, coarsest first: the city, the district, the zone a trip starts in. */
+export const detourKeys = (zone: string, districtOf: (zone: string) => string): string[] => ['*', districtOf(zone), zone];
+
+/**
+ * Learned cells in memory: what quotes read (the service loads and stores the finest cells; the coarser
+ * ones are their sums). `root` is what the coarsest cell shrinks toward: 1 for travel times, ROAD_FACTOR for detours.
+ */
 export class TravelTimeCells {
   readonly #cells = new Map<string, Cell>();
   readonly #k: number;
+  readonly #root: number;
 
-  constructor(k = SHRINK_TRIPS) {
+  constructor(k = SHRINK_TRIPS, root = 1) {
     this.#k = k;
+    this.#root = root;
   }
 
   get size(): number {
@@ -106,6 +146,10 @@ export class TravelTimeCells {
 
   /** The correction for a trip of these nested cells (coarsest first). */
   correction(keys: readonly string[]): number {
-    return nestedCorrection(keys.map((key) => this.#cells.get(key)), this.#k);
+    return nestedCorrection(
+      keys.map((key) => this.#cells.get(key)),
+      this.#k,
+      this.#root,
+    );
   }
 }

@@ -2,11 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Point } from '../../platform/geo/geo.ts';
+import { haversineKm, type Point } from '../../platform/geo/geo.ts';
 import { districtOf, zoneOf } from '../../platform/geo/zones.ts';
+import type { LearnedDetours } from '../../platform/routing/learned-detours.ts';
 import type { Router } from '../../platform/routing/router.ts';
+import { ROAD_FACTOR } from '../../platform/routing/straight-router.ts';
 import * as repository from './travel-times.repository.ts';
-import { cellKeys, hourOfWeek, tripRatio, TravelTimeCells } from './travel-times.model.ts';
+import { cellKeys, detourKeys, detourRatio, hourOfWeek, SHRINK_TRIPS, tripRatio, TravelTimeCells } from './travel-times.model.ts';
 
 /** A completed trip as insights learns from it. */
 export interface CompletedTrip {
@@ -14,6 +16,8 @@ export interface CompletedTrip {
   drop: Point;
   pickedAt: number;
   completedAt: number;
+  /** Kilometres driven along the driver's positions (travel-times.model.ts drivenKm); undefined when not measured so. */
+  drivenKm?: number;
 }
 
 /** Cells other instances learned reach this one's quotes within this time. */
@@ -28,16 +32,22 @@ export interface TravelTimesDependencies {
   router: Pick<Router, 'route'>;
   /** SERVICE_TIMEZONE: hours of week are local. */
   timeZone: string;
+  /** Where the `straight` router reads its detour factors: replaced with what is learned. */
+  detours: Pick<LearnedDetours, 'replace'>;
 }
 
 /**
  * Travel times that learn (travel-times.model.ts has the arithmetic): each completed trip (fed by
- * `ride.moved`, insights.module.ts) adds its ratio of actual to router minutes to its cell, stored at
- * once; quotes read the cells from memory, which every instance reloads once a minute.
+ * `ride.moved`, insights.module.ts) adds its ratio of actual to router minutes to its cell, and its
+ * ratio of driven to great-circle kilometres to its pickup zone's detour cell, stored at once; quotes
+ * and the straight router read them from memory, which every instance reloads once a minute.
  */
 export class TravelTimes {
   readonly #deps: TravelTimesDependencies;
   #cells = new TravelTimeCells();
+  #detours = new TravelTimeCells(SHRINK_TRIPS, ROAD_FACTOR);
+  /** The zones detour cells were learned for: the factors handed to the router. */
+  #detourZones = new Set<string>();
   #refresh: NodeJS.Timeout | undefined;
 
   constructor(deps: TravelTimesDependencies) {
@@ -61,7 +71,9 @@ export class TravelTimes {
   }
 
   /** Learns from a completed trip: pickup to drop, in the hour of week it was picked up. */
-  async recordTrip({ pickup, drop, pickedAt, completedAt }: CompletedTrip): Promise<void> {
+  async recordTrip({ pickup, drop, pickedAt, completedAt, drivenKm }: CompletedTrip): Promise<void> {
+    const detour = drivenKm === undefined ? undefined : detourRatio(drivenKm, haversineKm(pickup, drop));
+    if (detour !== undefined) await this.#recordDetour(zoneOf(pickup), detour);
     const route = await this.#deps.router.route(pickup, drop);
     const ratio = tripRatio((completedAt - pickedAt) / 60_000, route.durationMinutes);
     if (ratio === undefined) return;
@@ -70,9 +82,34 @@ export class TravelTimes {
     this.#cells.observe(cellKeys(pickupZone, dropZone, hour, districtOf), ratio);
   }
 
+  async #recordDetour(zone: string, ratio: number): Promise<void> {
+    await this.#deps.transactions.run((tx) => repository.addDetour(tx.db, zone, ratio));
+    this.#detours.observe(detourKeys(zone, districtOf), ratio);
+    this.#detourZones.add(zone);
+    this.#publishDetours();
+  }
+
   async #load(): Promise<void> {
+    const [rows, detourRows] = await Promise.all([repository.allCells(this.#deps.db), repository.allDetourCells(this.#deps.db)]);
     const cells = new TravelTimeCells();
-    for (const row of await repository.allCells(this.#deps.db)) cells.add(cellKeys(row.pickupZone, row.dropZone, row.hourOfWeek, districtOf), row.trips, row.ratioSum);
+    for (const row of rows) cells.add(cellKeys(row.pickupZone, row.dropZone, row.hourOfWeek, districtOf), row.trips, row.ratioSum);
     this.#cells = cells;
+    const detours = new TravelTimeCells(SHRINK_TRIPS, ROAD_FACTOR);
+    for (const row of detourRows) detours.add(detourKeys(row.zone, districtOf), row.trips, row.ratioSum);
+    this.#detours = detours;
+    this.#detourZones = new Set(detourRows.map((row) => row.zone));
+    this.#publishDetours();
+  }
+
+  /** Each learned zone's factor and its district's (for the zones of the district no trip started in yet). */
+  #publishDetours(): void {
+    const zones = new Map<string, number>();
+    const districts = new Map<string, number>();
+    for (const zone of this.#detourZones) {
+      const [city, district] = detourKeys(zone, districtOf);
+      zones.set(zone, this.#detours.correction(detourKeys(zone, districtOf)));
+      if (!districts.has(district)) districts.set(district, this.#detours.correction([city, district]));
+    }
+    this.#deps.detours.replace({ city: this.#detours.correction(['*']), districts, zones });
   }
 }

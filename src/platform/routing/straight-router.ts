@@ -10,8 +10,8 @@ export const ROAD_FACTOR = 1.3;
 export const CITY_SPEED_KMH = 24;
 
 /**
- * How much longer than the great circle the roads from one point to another are. One constant today;
- * a factor learnt per zone from completed trips plugs in here without changing any caller.
+ * How much longer than the great circle the roads from one point to another are: a constant (the
+ * web apps, the benchmarks), or the factor learned per zone from completed trips (learned-detours.ts).
  */
 export type DetourFactor = (from: Point, to: Point) => number;
 export const constantDetour: DetourFactor = () => ROAD_FACTOR;
