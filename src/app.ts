@@ -21,6 +21,7 @@ import { createComplaints } from './modules/complaints/complaints.module.ts';
 import { createDispatch } from './modules/dispatch/dispatch.module.ts';
 import { AvailableDrivers } from './modules/dispatch/available-drivers.ts';
 import { offersRoutes } from './modules/dispatch/offers.routes.ts';
+import { upcomingRoutes } from './modules/dispatch/upcoming.routes.ts';
 import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
 import { PickupWays } from './modules/dispatch/pickup-ways.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
@@ -259,6 +260,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
+  await app.register(upcomingRoutes, { prefix: '/drivers/me/upcoming', service: dispatch.upcoming });
   await app.register(zonesRoutes, { prefix: '/admin', service: insights });
   await app.register(auditRoutes, { prefix: '/admin', audit });
   await app.register(accountOperationsRoutes, { prefix: '/admin', ...accountOperations });

@@ -94,6 +94,10 @@ export const routes = {
     accept: route('POST', '/drivers/me/offers/:offerId/accept', { response: of<T.Ride>() }),
     decline: route('POST', '/drivers/me/offers/:offerId/decline', { body: of<T.DeclineBody>(), response: of<T.Offer>() }),
   },
+  upcoming: {
+    list: route('GET', '/drivers/me/upcoming', { response: of<T.UpcomingRides>() }),
+    accept: route('POST', '/drivers/me/upcoming/:rideId/accept', { response: of<T.Ride>() }),
+  },
   payments: {
     order: route('POST', '/payments/order', { idempotent: true, body: of<T.OrderBody>(), response: of<T.OrderResponse>() }),
     verify: route('POST', '/payments/verify', { access: 'public', body: of<T.VerifyBody>(), response: of<T.VerifyResponse>() }),

@@ -2,7 +2,7 @@
 // server's own TypeBox schemas: a field renamed on the server is a type error in every client.
 // Types only: nothing of the server runs where these are imported.
 import type { Static } from 'typebox';
-import type { DeclineBody as DeclineSchema, Offer } from '../modules/dispatch/offers.schemas.ts';
+import type { DeclineBody as DeclineSchema, Offer, UpcomingRides } from '../modules/dispatch/offers.schemas.ts';
 import type { RequestOtpBody as RequestOtpSchema, RequestOtpResponse as RequestOtpReply, SignupBody, LoginBody, TokenResponse } from '../modules/auth/auth.schemas.ts';
 import type { Approval, DriverProfile, DriversByApprovalQuery as DriversQuerySchema, ProfileBody, DriverLocation, PositionBody } from '../modules/drivers/drivers.schemas.ts';
 import type { HistoryResponse as NotificationPageSchema, Notification } from '../modules/notifications/notifications.schemas.ts';
@@ -104,6 +104,7 @@ export type {
   NoteBody,
   Notification,
   Offer,
+  UpcomingRides,
   OrderBody,
   Overview,
   PageQuery,

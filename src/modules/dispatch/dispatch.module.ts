@@ -15,6 +15,7 @@ import { Dispatcher, type DispatchSettings } from './dispatcher.ts';
 import { OfferEvents } from './offer-events.ts';
 import * as repository from './offers.repository.ts';
 import { OffersService } from './offers.service.ts';
+import { UpcomingRides } from './upcoming.service.ts';
 import type { PickupWays } from './pickup-ways.ts';
 
 export interface DispatchModuleDependencies {
@@ -40,6 +41,8 @@ export interface DispatchModuleDependencies {
 
 export interface DispatchServices {
   offers: OffersService;
+  /** Rides booked ahead as drivers see and take them. */
+  upcoming: UpcomingRides;
   dispatcher: Dispatcher;
   availability: Availability;
 }
@@ -91,5 +94,6 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
 
   const dispatcher = new Dispatcher({ transactions, rides: rides.dispatch, availability, events: offerEvents, zones: deps.zones, ways: deps.ways, db, lease: deps.lease, bus, clock, log }, deps.settings);
   await dispatcher.start();
-  return { offers, dispatcher, availability };
+  const upcoming = new UpcomingRides({ rides: rides.scheduleDrivers, profiles, drivers });
+  return { offers, upcoming, dispatcher, availability };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
 import type { DomainEventsDispatcher } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import * as repository from './drivers.repository.ts';
@@ -87,6 +87,15 @@ export class DriverProfiles {
       const vehicle = row ? `a ${row.vehicle_type}` : 'no vehicle profile';
       throw forbidden(`A driver with ${vehicle} does not take ${rideType} rides (they take ${serves.join(', ')})`, 'VEHICLE_MISMATCH');
     }
+  }
+
+  /**
+   * Locks the driver's profile for the rest of the caller's unit (PostgreSQL; SQLite has one writer):
+   * a driver's steps that must see each other (taking rides ahead) follow one another. 409 NO_PROFILE
+   * without one, since only a driver with a vehicle profile takes rides ahead.
+   */
+  async lockIn(tx: Tx, driverId: number): Promise<void> {
+    if (!(await repository.findProfileForUpdate(tx.db, driverId))) throw conflict('Rides booked ahead are for drivers with a vehicle profile; PUT /drivers/me/profile first', 'NO_PROFILE');
   }
 
   /** An operator's decision, inside the operator's transaction (with its audit entry): the profile before and after, or undefined without one. */

@@ -65,3 +65,9 @@ export function rideCancelled(ride: RideRow, by: CancelledBy): NewNotification[]
 
 export const noDriverFound = (ride: Pick<RideRow, 'id' | 'rider_id'>): NewNotification =>
   note(ride, ride.rider_id, 'NO_DRIVER_FOUND', 'No driver found yet', `No driver has taken ride #${ride.id} yet. It stays open: a driver may still accept it, or you can cancel it at no charge.`);
+
+/** The driver who took a ride booked ahead was not online (or still on another ride) when they had to be: both hear it. */
+export const driverNoShow = (ride: Pick<RideRow, 'id' | 'rider_id'>, driverId: number): NewNotification[] => [
+  note(ride, ride.rider_id, 'DRIVER_NO_SHOW', 'Finding you another driver', `The driver who took ride #${ride.id} is not online; we are finding you another one now, at the same fare.`),
+  note(ride, driverId, 'DRIVER_NO_SHOW', 'Ride booked ahead given to another driver', `You were not online (or were on another ride) 15 minutes before ride #${ride.id}, so it went back to dispatch.`),
+];

@@ -3,6 +3,15 @@ import { toIso } from '../../platform/clock.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import type { RideRow } from './rides.repository.ts';
 
+/**
+ * Around each ride a driver holds ahead, the time kept free besides its quoted minutes: to reach its
+ * pickup before, and to get from its drop to the next pickup after.
+ */
+export const OVERLAP_MARGIN_MS = 30 * 60_000;
+
+/** How long before its time the driver holding a ride booked ahead must be online: it is then theirs, or back to dispatch. */
+export const DRIVER_CHECK_MS = 15 * 60_000;
+
 /** The booking window of SCHEDULE_MIN_LEAD_MINUTES and SCHEDULE_MAX_DAYS, in ms. */
 export type BookingWindow = Pick<ScheduleConfig, 'minLeadMs' | 'maxAheadMs'>;
 

@@ -28,6 +28,7 @@ import { RidePeople } from './ride-people.ts';
 import { RideQueries } from './ride-queries.service.ts';
 import { RideReceipts } from './ride-receipts.service.ts';
 import { RideSchedule } from './ride-schedule.service.ts';
+import { ScheduledRideDrivers } from './ride-schedule-drivers.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import { RideTracking } from './ride-tracking.service.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
@@ -51,7 +52,7 @@ export interface RideModuleDependencies {
   events: DomainEventsDispatcher;
   users: Pick<AuthService, 'findUser' | 'findUsers'>;
   drivers: DriversService;
-  profiles: Pick<DriverProfiles, 'assertMayAccept' | 'vehicles'>;
+  profiles: Pick<DriverProfiles, 'assertMayAccept' | 'vehicles' | 'lockIn'>;
   notifications: NotificationsService;
   settings: Pick<SettingsService, 'paymentMethodOf' | 'sharesTrips'>;
   pricing: Pick<Pricing, 'current' | 'rules'>;
@@ -98,8 +99,10 @@ export interface RideServices {
   transitions: RideTransitions;
   /** What dispatch reads of rides and records on them. */
   dispatch: RideDispatch;
-  /** Rides booked ahead: each enters dispatch at its lead time (started once dispatch listens). */
+  /** Rides booked ahead: each enters dispatch at its lead time, or goes to the driver who took it (started once dispatch listens). */
   schedule: RideSchedule;
+  /** The rides booked ahead a driver could take, and taking one ahead. */
+  scheduleDrivers: ScheduledRideDrivers;
   drivers: DriversService;
 }
 
@@ -141,7 +144,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     paymentMode: new RidePaymentMode({ db, transactions, events }),
     transitions,
     dispatch: new RideDispatch({ db, transactions, notifications, events }),
-    schedule: new RideSchedule({ transactions, events, clock, log: deps.log, dispatchLeadMs: deps.schedule.dispatchLeadMs, intervalMs: deps.scheduleIntervalMs }),
+    schedule: new RideSchedule({ db, transactions, events, transitions, notifications, drivers, clock, log: deps.log, dispatchLeadMs: deps.schedule.dispatchLeadMs, intervalMs: deps.scheduleIntervalMs }),
+    scheduleDrivers: new ScheduledRideDrivers({ db, transactions, events, clock, profiles: deps.profiles }),
     drivers,
   };
 }

@@ -246,21 +246,3 @@ export function setPickupDistance(db: WriteDb, id: number, km: number): Promise<
 export function markNoDriver(db: WriteDb, id: number, now: number): Promise<RideRow | undefined> {
   return db.updateTable('rides').set({ no_driver_at: now }).where('id', '=', id).where('status', '=', 'REQUESTED').where('no_driver_at', 'is', null).returningAll().executeTakeFirst();
 }
-
-/**
- * Claims the rides booked ahead whose time is within the lead (`scheduled_at <= dueBy`) and moves them
- * into dispatch, at most `limit`: one conditional statement, so of instances claiming at once each ride
- * goes to exactly one (the other finds `released_at` set and skips it). The rides claimed.
- */
-export function releaseDue(db: WriteDb, dueBy: number, now: number, limit: number): Promise<RideRow[]> {
-  const due = db
-    .selectFrom('rides')
-    .select('id')
-    .where('scheduled_at', 'is not', null)
-    .where('released_at', 'is', null)
-    .where('scheduled_at', '<=', dueBy)
-    .where('status', '=', 'REQUESTED')
-    .orderBy('scheduled_at')
-    .limit(limit);
-  return db.updateTable('rides').set({ released_at: now }).where('id', 'in', due).where('released_at', 'is', null).where('status', '=', 'REQUESTED').returningAll().execute();
-}
