@@ -135,6 +135,21 @@ test('an operator follows the service live, approves a driver, blocks a user, ch
   await page.getByRole('alert').filter({ hasText: 'fares.mini.minimum must be at least its base' }).waitFor();
   await ops.check('pricing');
 
+  // Compliance: this week's rides checked against IN-MVAG-2025, violations by rule. The rides so far were
+  // priced with version 1, whose base covers no kilometres: each breaks base-covers-dead-mileage.
+  await open(page, 'Compliance', 'Compliance');
+  await page.getByRole('button', { name: 'Check' }).click();
+  const week = await ok(http(`${server.url}/admin/compliance?from=${new Date(Date.now() - 8 * 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`, 'GET', undefined, operator.token), 'compliance');
+  assert.ok(week.ridesChecked > 0, 'rides were booked');
+  const deadMileage = week.breaches.filter((breach: { rule: string }) => breach.rule === 'base-covers-dead-mileage');
+  assert.equal(deadMileage.length, week.ridesChecked);
+  const counted = (count: number, thing: string) => `${count} ${thing}${count === 1 ? '' : 's'}`;
+  await page.getByText(`${counted(week.ridesChecked, 'ride')} checked against IN-MVAG-2025: ${counted(week.breaches.length, 'violation')} on ${counted(week.ridesChecked, 'ride')}.`).waitFor();
+  const row = page.getByRole('table', { name: 'Violations by rule' }).getByRole('row').filter({ hasText: 'base-covers-dead-mileage' });
+  assert.deepEqual(await row.getByRole('cell').allTextContents(), ['base-covers-dead-mileage', String(deadMileage.length), String(week.ridesChecked)]);
+  await page.getByRole('list', { name: 'Violations' }).getByRole('link', { name: `Ride ${deadMileage[0].rideId}` }).first().waitFor();
+  await ops.check('compliance');
+
   // The audit trail: each change, by this operator.
   await open(page, 'Audit trail', 'Audit trail');
   for (const change of [`driver.approve · driver ${driver.id}`, `user.block · user ${troublemaker.id}`, 'pricing.update · pricing 2']) {

@@ -99,6 +99,7 @@ export function createApi(storageKey: string) {
       resolveIncident: (incidentId: Id) => http.call(routes.admin.resolveIncident, { params: { incidentId } }),
       pricing: () => http.call(routes.admin.pricing),
       savePricing: (body: PricingRules) => http.call(routes.admin.savePricing, { body }),
+      compliance: (query: QueryOf<typeof routes.admin.compliance>) => http.call(routes.admin.compliance, { query }),
       complaints: (query: QueryOf<typeof routes.admin.complaints>) => http.call(routes.admin.complaints, { query }),
       resolve: (complaintId: Id, body: BodyOf<typeof routes.admin.resolve>) => http.call(routes.admin.resolve, { params: { complaintId }, body }),
       audit: (query: QueryOf<typeof routes.admin.audit>) => http.call(routes.admin.audit, { query }),

@@ -3,6 +3,7 @@ import { matchRoute, useRoute } from '../ui/router.ts';
 import { Shell, type NavLink } from '../ui/shell.tsx';
 import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
+import { ComplianceScreen } from './compliance-screen.tsx';
 import { DeletionsScreen } from './deletions-screen.tsx';
 import { DriversScreen } from './drivers-screen.tsx';
 import { IncidentAlarm, useOpenIncidents } from './incident-alarm.tsx';
@@ -23,14 +24,15 @@ const LINKS: NavLink[] = [
   { route: '/incidents', label: 'Incidents' },
   { route: '/complaints', label: 'Complaints' },
   { route: '/pricing', label: 'Pricing' },
+  { route: '/compliance', label: 'Compliance' },
   { route: '/audit', label: 'Audit trail' },
 ];
 
-const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/incidents', '/complaints', '/pricing', '/audit'] as const;
+const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/incidents', '/complaints', '/pricing', '/compliance', '/audit'] as const;
 /** A ride's id as `/rides/:id` may name it. */
 const RIDE_ID = /^[1-9][0-9]{0,14}$/;
 
-/** The operator console: the service live, rides, accounts, drivers, support, prices and the audit trail. */
+/** The operator console: the service live, rides, accounts, drivers, support, prices and their compliance, and the audit trail. */
 export function OpsApp() {
   const api = useApi();
   const settings = useSettings();
@@ -40,7 +42,7 @@ export function OpsApp() {
     return (
       <AuthScreen
         title="Ride — operator console"
-        intro="For operators: the service live, rides, accounts, driver approval, complaints, prices and the audit trail."
+        intro="For operators: the service live, rides, accounts, driver approval, complaints, prices, their compliance and the audit trail."
         role="ADMIN"
         admits={(role) => role === 'ADMIN'}
         refusal="This account is not an operator account."
@@ -62,6 +64,7 @@ export function OpsApp() {
       {route === '/deletions' && <DeletionsScreen />}
       {route === '/complaints' && <ComplaintsScreen />}
       {route === '/pricing' && <PricingScreen />}
+      {route === '/compliance' && <ComplianceScreen />}
       {route === '/audit' && <AuditScreen />}
     </Shell>
   );
