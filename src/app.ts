@@ -40,6 +40,8 @@ import { RideStats } from './modules/rides/ride-stats.service.ts';
 import { createRideServices } from './modules/rides/rides.module.ts';
 import { ridesRoutes } from './modules/rides/rides.routes.ts';
 import { earningsRoutes } from './modules/rides/earnings.routes.ts';
+import { createReplay } from './modules/replay/replay.module.ts';
+import { replayRoutes } from './modules/replay/replay.routes.ts';
 import { createSafety } from './modules/safety/safety.module.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { incidentRoutes } from './modules/safety/incidents.routes.ts';
@@ -89,6 +91,8 @@ export interface AppOptions {
   drain?: () => DrainState;
   /** How long a driver whose app lost its connection stays online without a report (tests shorten it); RECONNECT_GRACE_MS otherwise. */
   driverReconnectGraceMs?: number;
+  /** Real time between supply samples (tests shorten it and move the clock); 30 s otherwise. */
+  supplySampleIntervalMs?: number;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -212,6 +216,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
+  const replay = createReplay({ db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log });
+  replay.supply.start(options.supplySampleIntervalMs);
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };
   serviceMetrics(metrics, { overview: operator.overview, dispatcher: dispatch.dispatcher, hub, checks: readiness, pools: () => database.pools(), copies: shared.copies });
@@ -226,6 +232,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => {
     await rides.schedule.stop();
+    await replay.supply.stop();
     await dispatch.dispatcher.stop();
     await refundSender.stop();
     safety.track.stop();
@@ -266,6 +273,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(accountOperationsRoutes, { prefix: '/admin', ...accountOperations });
   await app.register(operatorRoutes, { prefix: '/admin', ...operator });
   await app.register(liveDriversRoutes, { prefix: '/admin', map: liveDrivers });
+  await app.register(replayRoutes, { prefix: '/admin', ...replay });
   await app.register(paymentsRoutes, { prefix: '/payments', service: payments });
   await app.register(pricingRoutes, { prefix: '/pricing', pricing });
   await app.register(insightsRoutes, { prefix: '/rides/insights', service: insights });

@@ -47,6 +47,7 @@ const EnvSchema = Type.Object({
   MAX_RIDE_KM: Type.Number({ exclusiveMinimum: 0, maximum: 2000, default: 300 }),
   FARE_RECOMPUTE_TOLERANCE: Type.Number({ minimum: 0, maximum: 10, default: 0.2 }),
   DRIVER_POSITIONS_PER_SECOND: Type.Integer({ minimum: 0, maximum: 1000, default: 5 }),
+  REPLAY_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 366, default: 35 }),
   DISPATCH_MODE: Type.Enum(DISPATCH_MODES, { default: 'batched' }),
   DISPATCH_BATCH_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
   DISPATCH_OFFER_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
@@ -119,6 +120,8 @@ export interface Config {
   fareRecomputeTolerance: number;
   /** Positions one driver may report per second, over every connection and REST together (0: no limit). */
   driverPositionsPerSecond: number;
+  /** Days supply samples are kept for what-if replays. */
+  replayRetentionDays: number;
   /** `roundRides` is for tests only: how many open rides a round reads (ROUND_RIDES in dispatcher.ts otherwise). */
   dispatch: { mode: DispatchMode; batchMs: number; offerTtlMs: number; maxMs: number; roundRides?: number };
   /**
@@ -218,6 +221,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxRideKm: env.MAX_RIDE_KM,
     fareRecomputeTolerance: env.FARE_RECOMPUTE_TOLERANCE,
     driverPositionsPerSecond: env.DRIVER_POSITIONS_PER_SECOND,
+    replayRetentionDays: env.REPLAY_RETENTION_DAYS,
     dispatch: {
       mode: env.DISPATCH_MODE,
       batchMs: env.DISPATCH_BATCH_MS,

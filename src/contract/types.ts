@@ -43,6 +43,7 @@ import type { ComplianceBreach, ComplianceQuery, ComplianceReport } from '../mod
 import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
 import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
 import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
+import type { SupplyHistory, SupplyQuery, SupplySample } from '../modules/replay/replay.schemas.ts';
 import type { CancellationRule, ComplianceProfile, FareBreakdown, NightRule, PricingRules, PricingVersion, PublicPricingVersion, Rate, TripCharge, WaitingRule } from '../modules/pricing/pricing.schemas.ts';
 import type { PageQuery } from '../platform/pagination.ts';
 import type { Role } from '../platform/auth/roles.ts';
@@ -137,6 +138,9 @@ export type {
   SosBody,
   SosReceipt,
   StatusBody,
+  SupplyHistory,
+  SupplyQuery,
+  SupplySample,
   TimelineEntry,
   TokenResponse,
   TripCharge,

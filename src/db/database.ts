@@ -1,5 +1,7 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type { LearnedRoutingTables } from './learned-routing-tables.ts';
+import type { PlatformTables } from './platform-tables.ts';
+import type { ReplayTables } from './replay-tables.ts';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
 import type { RideTripColumns } from './ride-trip-columns.ts';
@@ -269,7 +271,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database extends SafetyTables, LearnedRoutingTables {
+export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;
@@ -286,8 +288,6 @@ export interface Database extends SafetyTables, LearnedRoutingTables {
   refunds: RefundsTable;
   audit_log: AuditLogTable;
   complaints: ComplaintsTable;
-  /** Owned by platform/idempotency.ts; the migration says what each column holds. */
-  idempotency_keys: { user_id: number; idempotency_key: string; request_hash: string; status_code: number | null; response: string | null; created_at: number };
 }
 
 /** Ids are integer columns on both databases: a larger id names nothing, and is never sent to a query. */

@@ -30,6 +30,7 @@ import * as scheduledRides from './migrations/2026-11-29-11-scheduled-rides.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
 import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
+import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-31-account-phones': accountPhones,
   '2026-11-29-41-detour-cells': detourCells,
+  '2026-11-29-51-supply-samples': supplySamples,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

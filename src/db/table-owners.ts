@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 // map, with its few named exceptions (docs/architecture.md lists them with their reasons).
 
 /** Who owns each table: a module of src/modules/, or `platform` for a cross-cutting piece of src/platform/. */
-export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'rides' | 'safety' | 'settings';
+export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'replay' | 'rides' | 'safety' | 'settings';
 
 export const tableOwners = {
   users: 'auth',
@@ -22,6 +22,8 @@ export const tableOwners = {
   travel_time_cells: 'insights',
   /** The straight router's detour factor learned per zone, fed by completed rides with the travel times. */
   detour_cells: 'insights',
+  /** Samples of driver supply for what-if replays, taken every 30 s by one instance (replay.module.ts). */
+  supply_samples: 'replay',
   offers: 'dispatch',
   pricing_versions: 'pricing',
   payment_sessions: 'payments',

@@ -186,6 +186,11 @@ export class DriversService {
     if (last) this.#presence.set(driverId, { ...last, updatedAt: this.#deps.clock.now(), online: false });
   }
 
+  /** Every driver online now with their position (its cost follows the number online). */
+  online(): Promise<DriverPosition[]> {
+    return this.#deps.index.fresh(this.#deps.clock.now());
+  }
+
   nearby(center: Point, radiusKm: number, limit: number): Promise<NearbyDriver[]> {
     return this.#deps.index.nearby(center, radiusKm, limit, this.#deps.clock.now());
   }

@@ -72,4 +72,9 @@ export class RideDispatch {
   busyAmong(driverIds: readonly number[]): Promise<Set<number>> {
     return repository.busyDriversAmong(this.#db, driverIds);
   }
+
+  /** Every driver on a ride now. */
+  busyDrivers(): Promise<Set<number>> {
+    return repository.busyDrivers(this.#db);
+  }
 }

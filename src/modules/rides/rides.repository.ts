@@ -132,6 +132,12 @@ export async function busyDriversAmong(db: Db, driverIds: readonly number[]): Pr
   return new Set(rows.map((row) => row.driver_id!));
 }
 
+/** Every driver on an ACCEPTED or PICKED ride (one read by the status index, however many drivers are online). */
+export async function busyDrivers(db: Db): Promise<Set<number>> {
+  const rows = await db.selectFrom('rides').select('driver_id').where('status', 'in', literal(ACTIVE_STATUSES)).where('driver_id', 'is not', null).execute();
+  return new Set(rows.map((row) => row.driver_id!));
+}
+
 /** Whether the driver is on an ACCEPTED or PICKED ride. */
 export async function isDriverBusy(db: Db, driverId: number): Promise<boolean> {
   return (await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirst()) !== undefined;

@@ -1,0 +1,15 @@
+import { SupplySampler, type SupplySamplerDependencies } from './supply-sampler.ts';
+
+export interface ReplayServices {
+  /** Driver supply every 30 s (supply_samples), kept REPLAY_RETENTION_DAYS. */
+  supply: SupplySampler;
+}
+
+/**
+ * What-if replays (decisions.md "What-if replay"). What they need of the past: ride requests are the
+ * rides module's; the driver supply of each 30-second slot is sampled here. The module reacts to no
+ * event: supply is read as it stands at each slot, not rebuilt from every position.
+ */
+export function createReplay(deps: SupplySamplerDependencies): ReplayServices {
+  return { supply: new SupplySampler(deps) };
+}

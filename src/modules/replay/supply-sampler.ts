@@ -1,0 +1,86 @@
+import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transaction.ts';
+import { badRequest } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { DriversService } from '../drivers/drivers.service.ts';
+import type { RideDispatch } from '../rides/ride-dispatch.service.ts';
+import * as repository from './supply-samples.repository.ts';
+import { SUPPLY_PERIOD_MAX_DAYS, type SupplyHistory, type SupplyQuery } from './replay.schemas.ts';
+import { packSample, sampledDrivers, SUPPLY_SAMPLE_MS, unpackSample, type SampledDriver } from './supply-samples.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface SupplySamplerDependencies {
+  db: Db;
+  transactions: Transactions;
+  clock: Clock;
+  drivers: Pick<DriversService, 'online'>;
+  rides: Pick<RideDispatch, 'busyDrivers'>;
+  retentionDays: number;
+  log: { warn(details: object, message: string): void };
+}
+
+/**
+ * Driver supply for what-if replays (decisions.md "What-if replay"): every 30-second slot, one
+ * instance stores each online driver's position and whether a ride holds them. Every instance tries;
+ * the slot's key lets the first write win, so several instances store one sample and a restart loses
+ * at most the slot it was in. Samples older than REPLAY_RETENTION_DAYS are dropped as new ones come.
+ */
+export class SupplySampler {
+  readonly #deps: SupplySamplerDependencies;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: SupplySamplerDependencies) {
+    this.#deps = deps;
+  }
+
+  /** Samples every `intervalMs` of real time (tests pass less and move the clock); the slot comes from the clock. */
+  start(intervalMs = SUPPLY_SAMPLE_MS): void {
+    this.#timer = setInterval(() => {
+      this.#running = this.sample().catch((error: unknown) => this.#deps.log.warn({ err: error }, 'supply sample not taken'));
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** Takes the current slot's sample unless one is stored; true when this call stored it. */
+  async sample(): Promise<boolean> {
+    const now = this.#deps.clock.now();
+    const at = now - (now % SUPPLY_SAMPLE_MS);
+    const [online, busy] = await Promise.all([this.#deps.drivers.online(), this.#deps.rides.busyDrivers()]);
+    const drivers = sampledDrivers(online, busy);
+    const row = { at, online: drivers.length, busy: drivers.filter((driver) => driver.busy).length, drivers: packSample(drivers) };
+    return this.#deps.transactions.run(async (tx) => {
+      const stored = await repository.insertSample(tx.db, row);
+      if (stored) await repository.deleteSamplesBefore(tx.db, at - this.#deps.retentionDays * DAY_MS);
+      return stored;
+    });
+  }
+
+  /** GET /admin/supply: online and busy drivers per sample of the period. */
+  async history({ from, to }: SupplyQuery): Promise<SupplyHistory> {
+    const start = Date.parse(from);
+    const end = Date.parse(to);
+    if (!(end > start)) throw badRequest('from must be before to');
+    if (end - start > SUPPLY_PERIOD_MAX_DAYS * DAY_MS) throw badRequest(`A period is at most ${SUPPLY_PERIOD_MAX_DAYS} days`);
+    const rows = await repository.sampleCounts(this.#deps.db, start, end, Math.ceil((end - start) / SUPPLY_SAMPLE_MS) + 1);
+    return {
+      from: new Date(start).toISOString(),
+      to: new Date(end).toISOString(),
+      sampleSeconds: SUPPLY_SAMPLE_MS / 1000,
+      retentionDays: this.#deps.retentionDays,
+      samples: rows.map((row) => ({ at: new Date(row.at).toISOString(), online: row.online, busy: row.busy })),
+    };
+  }
+
+  /** The period's samples with every driver, oldest first: what a replay starts from. */
+  async samplesBetween(from: number, to: number): Promise<Array<{ at: number; drivers: SampledDriver[] }>> {
+    const rows = await repository.samplesBetween(this.#deps.db, from, to);
+    return rows.map((row) => ({ at: row.at, drivers: unpackSample(row.drivers) }));
+  }
+}
