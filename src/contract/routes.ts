@@ -70,6 +70,8 @@ export const routes = {
     paymentMode: route('POST', '/rides/:rideId/payment-mode', { body: of<T.PaymentModeBody>(), response: of<T.Ride>() }),
     location: route('POST', '/rides/location/:rideId', { body: of<T.Position>(), response: of<T.LocationResponse>() }),
     stopArrived: route('POST', '/rides/:rideId/stops/:index/arrived', { response: of<T.Ride>() }),
+    destinationQuote: route('POST', '/rides/:rideId/destination', { body: of<T.DestinationBody>(), response: of<T.DestinationQuote>() }),
+    confirmDestination: route('POST', '/rides/:rideId/destination/confirm', { body: of<T.ConfirmDestinationBody>(), response: of<T.Ride>() }),
   },
   safety: {
     share: route('POST', '/rides/:rideId/share', { response: of<T.ShareLink>() }),

@@ -54,6 +54,8 @@ import type { FarePart, Receipt, ReceiptInputs, SignedReceipt } from '../modules
 import type { EarningDay, EarningPenalty, EarningRide, Earnings, EarningsQuery } from '../modules/rides/earnings.schemas.ts';
 import type { ReceiptKey, ReceiptKeySet } from '../platform/receipt-signing.ts';
 import type { ChannelMessage, ClientMessageOf } from '../platform/realtime/client-messages.ts';
+import type { ConfirmDestinationBody, DestinationBody, DestinationChange, DestinationQuote } from '../modules/rides/destination-change.schemas.ts';
+import type { RideStop, StopBody as StopSchema } from '../modules/rides/ride-stops.schemas.ts';
 
 export type {
   Account,
@@ -171,6 +173,9 @@ export type RejectBody = Static<typeof RejectSchema>;
 export type ResolveBody = Static<typeof ResolveSchema>;
 /** A position as clients send it (REST and the realtime channel). */
 export type Position = Static<typeof PositionBody>;
+/** A stop as a booking names it. */
+export type StopBody = Static<typeof StopSchema>;
+export type { ConfirmDestinationBody, DestinationBody, DestinationChange, DestinationQuote, RideStop };
 
 export type { ClientMessages, RidePosition, UserMessages } from '../events.ts';
 /** A message of the realtime channel about the user's rides, offers and notifications, narrowed by its `type`. */

@@ -4,7 +4,7 @@ import type { PlatformTables } from './platform-tables.ts';
 import type { ReplayTables } from './replay-tables.ts';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
-import type { RideTripColumns } from './ride-trip-columns.ts';
+import type { RideTables, RideTripColumns } from './ride-trip-columns.ts';
 
 // Row types of every table. Times are epoch milliseconds and flags 0/1 integers, so the same queries and
 // aggregates work unchanged on SQLite and PostgreSQL. Each table's owning module: table-owners.ts.
@@ -271,7 +271,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables {
+export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables, RideTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;

@@ -28,6 +28,7 @@ import * as incidents from './migrations/2026-11-28-32-incidents.ts';
 import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
 import * as scheduledRides from './migrations/2026-11-29-11-scheduled-rides.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
+import * as destinationChanges from './migrations/2026-11-29-22-destination-changes.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
 import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
 import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-41-travel-time-cells': travelTimeCells,
   '2026-11-29-11-scheduled-rides': scheduledRides,
   '2026-11-29-21-ride-stops': rideStops,
+  '2026-11-29-22-destination-changes': destinationChanges,
   '2026-11-29-31-account-phones': accountPhones,
   '2026-11-29-41-detour-cells': detourCells,
   '2026-11-29-51-supply-samples': supplySamples,

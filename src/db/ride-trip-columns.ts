@@ -18,4 +18,28 @@ export interface RideTripColumns {
   driver_penalty: number | null;
   /** The stops between pickup and drop, in order (JSON, migration 2026-11-29-21): rides/ride-stops.ts reads and writes them. */
   stops: Generated<string>;
+  /** The destination changes the rider confirmed, in order (JSON, migration 2026-11-29-22): rides/destination-change*.ts. */
+  destination_changes: Generated<string>;
+}
+
+/** A destination change quoted to a ride's rider; confirmed at most once, before it expires. Owned by rides. */
+export interface DestinationQuotesTable {
+  id: string;
+  ride_id: number;
+  rider_id: number;
+  drop_lat: number;
+  drop_lon: number;
+  drop_location: string | null;
+  distance_km: number;
+  duration_minutes: number;
+  fare: number;
+  changes_before: number;
+  created_at: number;
+  expires_at: number;
+  confirmed_at: number | null;
+}
+
+/** The rides module's tables beside `rides`: database.ts's Database extends it. */
+export interface RideTables {
+  destination_quotes: DestinationQuotesTable;
 }

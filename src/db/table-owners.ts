@@ -14,6 +14,7 @@ export const tableOwners = {
   user_settings: 'settings',
   notifications: 'notifications',
   rides: 'rides',
+  destination_quotes: 'rides',
   driver_presence: 'drivers',
   driver_profiles: 'drivers',
   /** The demand statistics behind insights' forecasts, fed by ride.booked and ride.moved (insights.module.ts). */

@@ -153,7 +153,7 @@ export const FareBreakdown = Type.Object({
   parkingFare: Type.Integer(),
   fare: Type.Integer({ description: 'What the rider pays' }),
   upfrontFare: Type.Integer({ description: 'The quote at booking' }),
-  recomputed: Type.Boolean({ description: 'The distance-and-time part was recomputed from the trip that happened' }),
+  recomputed: Type.Boolean({ description: 'The distance-and-time part was recomputed: from the trip that happened, or from the route of a destination the rider changed to' }),
   recomputeReason: Nullable(Type.String({ description: 'Why it was recomputed (null when the upfront part held)' })),
   tripDistanceKm: Nullable(Type.Number({ description: "Along the driver's reported positions from pickup to drop (null before completion)" })),
   tripMinutes: Nullable(Type.Integer({ description: 'From pickup to drop (null before completion)' })),

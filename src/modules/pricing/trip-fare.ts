@@ -6,7 +6,8 @@ import type { FareBreakdown, PricingRules, TripCharge } from './pricing.schemas.
 // function. The distance-and-time part is the upfront one (its distance and minutes, the booking's
 // surge) with the night multiplier of the actual drop time, unless the same part computed from the
 // trip's own distance and minutes exceeds it by more than the tolerance: then that one, with the
-// reason. Waiting beyond the free minutes (per started minute, at the pickup and at each stop), stops,
+// reason; after a destination change the upfront part is the confirmed route's, and the reason says
+// so. Waiting beyond the free minutes (per started minute, at the pickup and at each stop), stops,
 // tolls and parking go on top.
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -15,7 +16,7 @@ const settle = (value: number) => Math.round(value * 1e6) / 1e6;
 export interface TripFacts {
   rideType: RideType;
   pricingVersion: number;
-  /** What the booking was quoted: its distance, minutes, surge and fare. */
+  /** What the booking was quoted (after a destination change: the confirmed route's distance and minutes, the booking's fare). */
   upfront: { distanceKm: number; durationMinutes: number; surgeMultiplier: number; fare: number };
   /** Along the driver's positions from pickup to drop (gaps filled by the router), and the minutes from pickup to drop. */
   trip: { distanceKm: number; minutes: number };
@@ -27,6 +28,8 @@ export interface TripFacts {
   charges: TripCharge[];
   dropAt: number;
   timeZone: string;
+  /** Set when the rider changed the destination: the upfront distance and minutes are the new route's, and this says so. */
+  destinationReason?: string | null;
   /** FARE_RECOMPUTE_TOLERANCE: how far (a share) the trip may exceed the upfront distance-and-time part before it is recomputed. */
   tolerance: number;
 }
@@ -41,8 +44,8 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
   const upfrontPart = distanceAndTimeFare(rate, facts.upfront.distanceKm, facts.upfront.durationMinutes, surge, nightMultiplier);
   const tripKm = round2(facts.trip.distanceKm);
   const tripPart = distanceAndTimeFare(rate, tripKm, facts.trip.minutes, surge, nightMultiplier);
-  const recomputed = tripPart.distanceAndTimeFare > upfrontPart.distanceAndTimeFare * (1 + facts.tolerance);
-  const part = recomputed ? tripPart : upfrontPart;
+  const fromTrip = tripPart.distanceAndTimeFare > upfrontPart.distanceAndTimeFare * (1 + facts.tolerance);
+  const part = fromTrip ? tripPart : upfrontPart;
   const stopWaitingMinutes = facts.stopWaitedMinutes.reduce((total, waited) => total + chargedWaitingMinutes(waited, rate.waiting.freeMinutes), 0);
   const waitingMinutes = chargedWaitingMinutes(facts.waitedMinutes, rate.waiting.freeMinutes) + stopWaitingMinutes;
   const waitingFare = round2(waitingMinutes * rate.waiting.perMinute);
@@ -53,8 +56,8 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
   return {
     pricingVersion: facts.pricingVersion,
     rideType: facts.rideType,
-    distanceKm: recomputed ? tripKm : facts.upfront.distanceKm,
-    durationMinutes: recomputed ? facts.trip.minutes : facts.upfront.durationMinutes,
+    distanceKm: fromTrip ? tripKm : facts.upfront.distanceKm,
+    durationMinutes: fromTrip ? facts.trip.minutes : facts.upfront.durationMinutes,
     baseFare: part.baseFare,
     baseKm: part.baseKm,
     distanceFare: part.distanceFare,
@@ -74,10 +77,10 @@ export function tripFare(facts: TripFacts, rules: PricingRules): FareBreakdown {
     parkingFare,
     fare: Math.round(part.distanceAndTimeFare + forStops + waitingFare + tollsFare + parkingFare),
     upfrontFare: facts.upfront.fare,
-    recomputed,
-    recomputeReason: recomputed
+    recomputed: fromTrip || Boolean(facts.destinationReason),
+    recomputeReason: fromTrip
       ? `the trip (${tripKm} km, ${facts.trip.minutes} min: ₹${tripPart.distanceAndTimeFare}) exceeded the upfront distance and time (${facts.upfront.distanceKm} km, ${facts.upfront.durationMinutes} min: ₹${upfrontPart.distanceAndTimeFare}) by more than ${Math.round(facts.tolerance * 100)} %`
-      : null,
+      : (facts.destinationReason ?? null),
     tripDistanceKm: tripKm,
     tripMinutes: facts.trip.minutes,
   };

@@ -110,7 +110,7 @@ export class BookingService {
  * A booking is a trip across a city, paid by the rider: its road distance is at most MAX_RIDE_KM, and
  * its fare, under whatever prices are in force, at most what one online payment may be.
  */
-function assertBookable(quote: Quote, maxRideKm: number): void {
+export function assertBookable(quote: Pick<Quote, 'distanceKm' | 'fare'>, maxRideKm: number): void {
   assertShortEnough(quote.distanceKm, maxRideKm);
   if (quote.fare > MAX_ORDER_INR) {
     throw badRequest(`This ride would cost ₹${quote.fare}, more than the ₹${MAX_ORDER_INR} a ride may cost`, 'FARE_TOO_HIGH');

@@ -5,6 +5,7 @@ import type { DriverCard } from './ride-people.ts';
 import type { RideRow } from './rides.repository.ts';
 import { breakdownOf, chargesOf } from './trip-fares.ts';
 import { toStopViews } from './ride-stops.ts';
+import { toChangeViews } from './destination-change.ts';
 import type { PublicRide, Ride, RideStatus, RideStatusView } from './rides.schemas.ts';
 
 // The one place where ride rows become API objects, for each kind of caller.
@@ -97,6 +98,7 @@ export function toRide(row: RideRow, options: { riderName?: string; driver?: Dri
     upfrontFare: row.upfront_fare,
     fareBreakdown: breakdownOf(row),
     charges: chargesOf(row),
+    destinationChanges: toChangeViews(row),
     driverPenalty: row.driver_penalty,
     arrivedAt: toIsoOrNull(row.arrived_at),
     ...(codes === 'start' || codes === 'both' ? { startOtp: row.start_otp } : {}),

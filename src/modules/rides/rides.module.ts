@@ -37,6 +37,7 @@ import { RideUpdates } from './ride-updates.ts';
 import type { Router } from '../../platform/routing/router.ts';
 import { RideCharges } from './ride-charges.service.ts';
 import { RideStops } from './ride-stops.service.ts';
+import { DestinationChanges } from './destination-change.service.ts';
 import { TripFares } from './trip-fares.ts';
 import { TripMeter } from './trip-meter.ts';
 
@@ -85,6 +86,8 @@ export interface RideServices {
   charges: RideCharges;
   /** The driver's marks at the ride's stops and the end of each wait. */
   stops: RideStops;
+  /** The rider's change of destination: a quote, then its confirmation. */
+  destination: DestinationChanges;
   cancellation: RideCancellation;
   feedback: RideFeedback;
   tracking: RideTracking;
@@ -134,6 +137,7 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
     lifecycle: new RideLifecycle({ db, transitions, cancellation, fares, codes: new RideCodes(deps.counters), profiles: deps.profiles, clock }),
     charges: new RideCharges({ db, transactions, pricing: deps.pricing, updates, clock }),
     stops,
+    destination: new DestinationChanges({ db, transactions, router: deps.router, pricing: deps.pricing, updates, clock, timeZone: deps.timeZone, maxRideKm: deps.maxRideKm }),
     cancellation,
     feedback: new RideFeedback({ db, transactions, events }),
     tracking,

@@ -10,6 +10,7 @@ import { NEXT_CURSOR_HEADER, PagedHeaders, toPage } from '../../platform/paginat
 import { FareEstimate } from '../pricing/pricing.schemas.ts';
 import { SignedReceipt } from './receipt.schemas.ts';
 import { StopParams } from './ride-stops.schemas.ts';
+import { ConfirmDestinationBody, DestinationBody, DestinationQuote } from './destination-change.schemas.ts';
 import type { RideServices } from './rides.module.ts';
 import {
   ChargeBody,
@@ -205,4 +206,26 @@ export async function ridesRoutes(fastify: FastifyInstance, rides: RideServices)
       response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => rides.stops.arrived(authUser(request), request.params.rideId, request.params.index));
+
+  app.post('/:rideId/destination', {
+    config: { roles: RIDER_ROLES },
+    schema: {
+      tags,
+      summary: "The ride's rider asks what going somewhere else would cost, while ACCEPTED or PICKED: a quote to confirm within 5 minutes; the ride does not change",
+      params: RideIdParams,
+      body: DestinationBody,
+      response: { 200: DestinationQuote, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.destination.quote(authUser(request), request.params.rideId, request.body));
+
+  app.post('/:rideId/destination/confirm', {
+    config: { roles: RIDER_ROLES },
+    schema: {
+      tags,
+      summary: 'The rider confirms a destination quote, once: the ride goes there at the quoted fare and the driver hears at once',
+      params: RideIdParams,
+      body: ConfirmDestinationBody,
+      response: { 200: Ride, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => rides.destination.confirm(authUser(request), request.params.rideId, request.body.quoteId));
 }

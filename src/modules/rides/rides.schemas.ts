@@ -4,6 +4,7 @@ import { Latitude, Longitude, Nullable, OptionalText, OptionalTimestamp, Timesta
 import { PAYMENT_MODES, RIDE_TYPES } from '../../platform/vocabulary.ts';
 import { CHARGE_KINDS, FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
 import { BookingStops, EstimateStops, RideStop } from './ride-stops.schemas.ts';
+import { DestinationChange } from './destination-change.schemas.ts';
 
 export const RIDE_STATUSES = ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED', 'CANCELLED'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
@@ -160,6 +161,7 @@ const participantFields = {
   arrivedAt: Type.Optional({ ...OptionalTimestamp, description: "When the driver first reported a position within 100 m of the pickup (waiting is measured from it); null before" }),
   driverPenalty: Type.Optional(Nullable(Type.Integer({ description: "INR the driver owes for cancelling without a valid reason (their earnings carry it); null when none" }))),
   charges: Type.Optional(Type.Array(TripCharge, { description: 'Tolls and parking the driver added while PICKED, passed through at cost' })),
+  destinationChanges: Type.Optional(Type.Array(DestinationChange, { description: 'Destination changes the rider confirmed, oldest first; the drop fields are the last one\'s' })),
   driverName: Type.Optional(Type.String({ description: "Who is coming, once a driver accepted: the driver's name" })),
   vehicleType: Type.Optional(Nullable(Type.String({ enum: RIDE_TYPES, description: "The driver's vehicle type (null for a driver without a vehicle profile)" }))),
   vehicleModel: Type.Optional(text),

@@ -4,6 +4,7 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { FareBreakdown, TripCharge } from '../pricing/pricing.schemas.ts';
 import { tripFare } from '../pricing/trip-fare.ts';
 import type { RideRow } from './rides.repository.ts';
+import { bookedFare, destinationReason } from './destination-change.ts';
 import { stopsOf, stopWaits } from './ride-stops.ts';
 import type { TripMeter } from './trip-meter.ts';
 
@@ -47,11 +48,13 @@ export class TripFares {
     const lastStretch = from && drop ? await this.#meter.stretchKm(from, drop) : 0;
     const pickedAt = ride.picked_at ?? now;
     const stops = stopsOf(ride);
+    const upfrontFare = bookedFare(ride);
     const breakdown = tripFare(
       {
         rideType: ride.ride_type as RideType,
         pricingVersion: ride.pricing_version,
-        upfront: { distanceKm: ride.distance_km, durationMinutes: ride.duration_minutes, surgeMultiplier: ride.surge_multiplier, fare: ride.fare },
+        upfront: { distanceKm: ride.distance_km, durationMinutes: ride.duration_minutes, surgeMultiplier: ride.surge_multiplier, fare: upfrontFare },
+        destinationReason: destinationReason(ride),
         trip: { distanceKm: ride.trip_distance_km + lastStretch, minutes: Math.ceil((now - pickedAt) / MINUTE_MS) },
         waitedMinutes: ride.arrived_at === null ? 0 : Math.max(0, pickedAt - ride.arrived_at) / MINUTE_MS,
         stops: stops.length,
@@ -65,6 +68,6 @@ export class TripFares {
     );
     // The drop leaves the stop the ride still waited at.
     const left = stops.map((stop) => (stop.reachedAt !== null && stop.leftAt === null ? { ...stop, leftAt: now } : stop));
-    return { completed_at: now, fare: breakdown.fare, upfront_fare: ride.fare, fare_breakdown: JSON.stringify(breakdown), stops: JSON.stringify(left) };
+    return { completed_at: now, fare: breakdown.fare, upfront_fare: upfrontFare, fare_breakdown: JSON.stringify(breakdown), stops: JSON.stringify(left) };
   }
 }

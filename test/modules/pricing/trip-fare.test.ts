@@ -51,6 +51,15 @@ describe('tripFare', () => {
     assert.equal(b.fare, 208 + 6 * MINI.waiting.perMinute + 3 * MINI.perStop);
   });
 
+  test('after a destination change the confirmed route is the upfront part, with the reason, unless the trip exceeded it too', () => {
+    const changed = { ...FACTS, destinationReason: 'the rider changed the destination to the airport' };
+    const b = tripFare(changed, RULES);
+    assert.deepEqual([b.recomputed, b.recomputeReason, b.distanceAndTimeFare, b.upfrontFare], [true, 'the rider changed the destination to the airport', 208, 208]);
+    const beyond = tripFare({ ...changed, trip: { distanceKm: 14, minutes: 30 } }, RULES);
+    assert.deepEqual([beyond.recomputed, beyond.distanceAndTimeFare], [true, 274]);
+    assert.match(beyond.recomputeReason!, /exceeded the upfront distance and time/);
+  });
+
   test('the night window is decided on the drop time', () => {
     const b = tripFare({ ...FACTS, dropAt: ist(23, 10) }, RULES);
     assert.deepEqual([b.night, b.nightMultiplier, b.fare], [true, 1.5, 312]);
