@@ -85,7 +85,9 @@ async function migrate(db: Kysely<any>, kind: DatabaseConfig['kind'], run: (migr
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
   const migrationTableSchema =
     kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+  // Work lands from parallel branches, each with migrations of its own (new tables, new columns): one
+  // whose name sorts before a migration a database already ran is run then, not refused as corrupt.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema, allowUnorderedMigrations: true });
   const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -74,4 +74,23 @@ describe('upgrades', () => {
       await database.drop();
     }
   });
+
+  test('a migration that lands after later-named ones ran is run then, not refused', async () => {
+    // As when two branches land in turn: the database ran every migration but one named earlier than others.
+    const database = await freshDatabase();
+    const connection = connectDatabase(loadConfig({ DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(32) }).database);
+    try {
+      await connection.migrate();
+      await connection.transactions.run(async ({ db }) => {
+        await sql`drop table detour_cells`.execute(db);
+        await sql`delete from kysely_migration where name = '2026-11-29-41-detour-cells'`.execute(db);
+      });
+      await connection.migrate();
+      const { rows } = await sql<{ n: number }>`select count(*) as n from detour_cells`.execute(connection.db);
+      assert.equal(Number(rows[0].n), 0, 'the table is back');
+    } finally {
+      await connection.destroy();
+      await database.drop();
+    }
+  });
 });
