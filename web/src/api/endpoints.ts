@@ -36,6 +36,11 @@ export function createApi(storageKey: string) {
       report: (rideId: Id, body: { lat: number; lon: number }) => http.call(routes.rides.location, { params: byRide(rideId), body }),
       /** A finished ride's signed receipt (completed, or cancelled by its rider with a fee). */
       receipt: (rideId: Id) => http.call(routes.rides.receipt, { params: byRide(rideId) }),
+      /** The driver reached stop `index` (from 0) of a PICKED ride. */
+      stopArrived: (rideId: Id, index: number) => http.call(routes.rides.stopArrived, { params: { rideId: String(rideId), index: String(index) } }),
+      /** What going somewhere else would cost; nothing changes until `confirmDestination`. */
+      destinationQuote: (rideId: Id, body: BodyOf<typeof routes.rides.destinationQuote>) => http.call(routes.rides.destinationQuote, { params: byRide(rideId), body }),
+      confirmDestination: (rideId: Id, quoteId: string) => http.call(routes.rides.confirmDestination, { params: byRide(rideId), body: { quoteId } }),
     },
     drivers: {
       profile: () => http.call(routes.drivers.profile),
