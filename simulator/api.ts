@@ -1,7 +1,7 @@
 import { ApiError, HttpClient, type TokenSource } from '../src/contract/http-client.ts';
 import { ResumeClient } from '../src/contract/realtime-client.ts';
 import { REALTIME_PATH, routes } from '../src/contract/routes.ts';
-import type { AdminUser, BookBody, CreateUserBody, DriverProfile, Offer, Order, OrderBody, ProfileBody, Ride, RideStatusResponse, ServerMessage, StatusBody, TokenResponse, VerifyBody } from './api-types.ts';
+import type { AdminUser, BookBody, ChargeBody, CreateUserBody, DriverProfile, Offer, Order, OrderBody, PricingHistory, PricingRules, PricingVersion, ProfileBody, Ride, RideStatusResponse, ServerMessage, StatusBody, TokenResponse, VerifyBody } from './api-types.ts';
 
 export { ApiError };
 
@@ -105,6 +105,14 @@ export class ApiClient implements TokenSource {
     return this.#api.call(routes.admin.createUser, { body });
   }
 
+  pricing(): Promise<PricingHistory> {
+    return this.#api.call(routes.admin.pricing);
+  }
+
+  savePricing(body: PricingRules): Promise<PricingVersion> {
+    return this.#api.call(routes.admin.savePricing, { body });
+  }
+
   saveProfile(body: ProfileBody): Promise<DriverProfile> {
     return this.#api.call(routes.drivers.saveProfile, { body });
   }
@@ -131,6 +139,11 @@ export class ApiClient implements TokenSource {
 
   changeStatus(rideId: number, body: StatusBody): Promise<Ride> {
     return this.#api.call(routes.rides.change, { params: { rideId }, body });
+  }
+
+  /** A toll or parking fee the driver paid on a PICKED ride (passed through to the rider at cost). */
+  addCharge(rideId: number, body: ChargeBody): Promise<Ride> {
+    return this.#api.call(routes.rides.charge, { params: { rideId }, body });
   }
 
   cancel(rideId: number, reason: string): Promise<Ride> {

@@ -1,3 +1,4 @@
+import type { ChargeBody } from './api-types.ts';
 import { Random } from './random.ts';
 
 // How the simulated people behave: each choice keyed by who makes it and what it is about (see
@@ -35,6 +36,12 @@ export const DRIVER_BEHAVIOUR = {
   stars: { 5: 0.75, 4: 0.2, 3: 0.05 },
   /** An idle driver waits this long where the last trip ended (or where they went online), then drives towards demand. */
   idleBeforeMovingMs: [3 * MINUTE, 12 * MINUTE],
+  /** Share of trips that cross a toll plaza, and what it costs: the driver adds it while PICKED. */
+  toll: 0.15,
+  tollInr: [25, 120],
+  /** Share of drops where the driver pays for parking, and what it costs. */
+  parking: 0.08,
+  parkingInr: [10, 40],
 } as const;
 
 export interface RiderPlan {
@@ -77,6 +84,15 @@ export function offerAnswer(seed: number, driver: number, booking: number): { an
 export function pickupWait(seed: number, booking: number): number {
   const random = Random.of(seed, 'pickup-wait', booking);
   return random.chance(RIDER_BEHAVIOUR.late) ? between(random, RIDER_BEHAVIOUR.lateByMs) : 0;
+}
+
+/** The tolls and parking the driver of booking `booking` pays on the trip (the service passes them through, up to its cap). */
+export function tripCharges(seed: number, booking: number): ChargeBody[] {
+  const random = Random.of(seed, 'trip-charges', booking);
+  const charges: ChargeBody[] = [];
+  if (random.chance(DRIVER_BEHAVIOUR.toll)) charges.push({ kind: 'toll', amountInInr: between(random, DRIVER_BEHAVIOUR.tollInr), note: 'Simulated toll plaza' });
+  if (random.chance(DRIVER_BEHAVIOUR.parking)) charges.push({ kind: 'parking', amountInInr: between(random, DRIVER_BEHAVIOUR.parkingInr), note: 'Simulated parking' });
+  return charges;
 }
 
 /** The stars the driver of booking `booking` gives its rider, or null. */

@@ -1,7 +1,7 @@
 import { hourOfWeekAt, trafficSpeedKmh } from './traffic.ts';
-import { expectConflict, type ApiClient } from './api.ts';
+import { ApiError, expectConflict, type ApiClient } from './api.ts';
 import type { Offer, ServerMessage } from './api-types.ts';
-import { driverRating, idleWait, offerAnswer, pickupWait } from './behaviour.ts';
+import { driverRating, idleWait, offerAnswer, pickupWait, tripCharges } from './behaviour.ts';
 import type { Scheduled } from './clock.ts';
 import { busyCentre, minuteOfDay, type PlannedDriver } from './demand.ts';
 import { haversineKm, offsetKm, rounded, type Point } from './geo.ts';
@@ -197,7 +197,26 @@ export class SimDriver implements DriverSide {
     const now = await this.#confirm(ride, ride.facts.booking.pickup.point, 'PICKED');
     if (now === undefined || this.#rideOf() !== ride) return;
     this.#state = { kind: 'on-trip', ride };
+    await this.#addCharges(ride);
+    if (this.#rideOf() !== ride) return;
     await this.#driveTo(ride.facts.booking.drop.point, () => this.#drop(ride));
+  }
+
+  /**
+   * The tolls and parking of this trip, added as it starts (the rider hears of each at once). A
+   * service whose pricing version caps them below (the first version's cap is ₹0) refuses them:
+   * counted, not an error.
+   */
+  async #addCharges(ride: SimRide): Promise<void> {
+    const { ledger, seed } = this.#world.settings;
+    for (const charge of tripCharges(seed, ride.facts.booking.index)) {
+      try {
+        this.#world.observe(await this.client.addCharge(ride.facts.rideId, charge));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'CHARGES_CAP_REACHED') ledger.chargesRefused++;
+        else expectConflict(error);
+      }
+    }
   }
 
   async #drop(ride: SimRide): Promise<void> {

@@ -25,6 +25,8 @@ export interface RideFacts {
   unmatched?: 'no-driver' | 'gave-up';
   /** The run ended (or was stopped) while the ride was open, and the rider cancelled it. */
   endedByRun?: boolean;
+  /** What the completed ride was charged, from its fareBreakdown: the fare and the parts the trip that happened adds. */
+  charged?: { fare: number; waitingFare: number; tollsAndParking: number; night: boolean };
 }
 
 export interface Summary {
@@ -72,6 +74,11 @@ export interface Figures {
   ratings: { count: number; mean: number | null };
   /** Bookings the service refused, by error code, and ones no free rider was left for. */
   bookingFailures: Record<string, number>;
+  /**
+   * What completed rides were charged for the trip that happened: waiting at the pickup and tolls and
+   * parking (rides, rupees), rides dropped in the night window, and tolls and parking the service's cap refused.
+   */
+  tripCharges: { waiting: { rides: number; inr: number }; tollsAndParking: { rides: number; inr: number }; nightRides: number; refusedByCap: number };
   /** The length of each interval of the series. */
   intervalMinutes: number;
   series: SeriesPoint[];
@@ -90,6 +97,8 @@ export class Ledger {
   readonly payments: Record<PaymentOutcome, number> = { cash: 0, online: 0, failed: 0 };
   readonly ratings: number[] = [];
   readonly bookingFailures: Record<string, number> = {};
+  /** Tolls and parking a driver added that the service refused (its pricing version's cap per ride). */
+  chargesRefused = 0;
   readonly #online = new Map<number, number>();
   readonly #busy = new Map<number, number>();
   #onlineMs = 0;
@@ -166,6 +175,7 @@ export class Ledger {
       payments: { ...this.payments },
       ratings: { count: this.ratings.length, mean: this.ratings.length === 0 ? null : round(mean(this.ratings), 2) },
       bookingFailures: { ...this.bookingFailures },
+      tripCharges: tripCharges(rides.flatMap((r) => (r.charged ? [r.charged] : [])), this.chargesRefused),
       intervalMinutes: bucketMs / 60_000,
       series: this.#series(rides, bucketMs, label),
     };
@@ -202,4 +212,13 @@ export function summary(values: number[]): Summary | null {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
   return { mean: round(mean(sorted), 2), p50: round(rank(0.5), 2), p90: round(rank(0.9), 2) };
+}
+
+/** The trip-that-happened parts of the completed rides' fares. */
+function tripCharges(charged: ReadonlyArray<NonNullable<RideFacts['charged']>>, refusedByCap: number): Figures['tripCharges'] {
+  const part = (amount: (c: (typeof charged)[number]) => number) => {
+    const amounts = charged.map(amount).filter((inr) => inr > 0);
+    return { rides: amounts.length, inr: Math.round(amounts.reduce((sum, inr) => sum + inr, 0)) };
+  };
+  return { waiting: part((c) => c.waitingFare), tollsAndParking: part((c) => c.tollsAndParking), nightRides: charged.filter((c) => c.night).length, refusedByCap };
 }

@@ -30,6 +30,12 @@ export const FIGURE_ROWS: ReadonlyArray<{ label: string; value(f: Figures): stri
     label: 'Offers: received / accepted / declined / let expire / missed',
     value: (f) => `${f.offers.received} / ${f.offers.accepted} / ${f.offers.declined} / ${f.offers.ignored} / ${f.offers.missed}`,
   },
+  { label: 'Waiting charged at the pickup: rides / ₹', value: (f) => `${f.tripCharges.waiting.rides} / ${f.tripCharges.waiting.inr}` },
+  {
+    label: 'Tolls and parking: rides / ₹ (refused by the cap)',
+    value: (f) => `${f.tripCharges.tollsAndParking.rides} / ${f.tripCharges.tollsAndParking.inr} (${f.tripCharges.refusedByCap})`,
+  },
+  { label: 'Night rides (dropped in the night window)', value: (f) => `${f.tripCharges.nightRides}` },
   { label: 'Payments: cash / online / failed', value: (f) => `${f.payments.cash} / ${f.payments.online} / ${f.payments.failed}` },
   { label: 'Ratings by riders (count / mean)', value: (f) => `${f.ratings.count} / ${f.ratings.mean ?? '–'}` },
   {

@@ -33,7 +33,7 @@ export interface SimRide {
 }
 
 /** What the service says of a ride: an answer or a realtime message (the whole view), or a status read. */
-export type RideNews = Pick<Ride, 'id' | 'status'> & Partial<Pick<Ride, 'noDriverFoundAt' | 'cancelledBy' | 'acceptedAt'>>;
+export type RideNews = Pick<Ride, 'id' | 'status'> & Partial<Pick<Ride, 'noDriverFoundAt' | 'cancelledBy' | 'acceptedAt' | 'fareBreakdown'>>;
 
 const RANK: Record<RideStatus, number> = { REQUESTED: 0, ACCEPTED: 1, PICKED: 2, COMPLETED: 3, CANCELLED: 3 };
 /** How long a driver waits to learn about a ride it was offered (an offer can beat the booking's answer home). */
@@ -125,6 +125,10 @@ export class World {
         return;
       case 'COMPLETED':
         facts.completedAt = now;
+        if (news.fareBreakdown) {
+          const { fare, waitingFare, tollsFare, parkingFare, night } = news.fareBreakdown;
+          facts.charged = { fare, waitingFare, tollsAndParking: tollsFare + parkingFare, night };
+        }
         ride.rider.ended(ride);
         return;
       case 'CANCELLED':

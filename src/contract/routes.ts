@@ -72,6 +72,7 @@ export const routes = {
     stopArrived: route('POST', '/rides/:rideId/stops/:index/arrived', { response: of<T.Ride>() }),
     destinationQuote: route('POST', '/rides/:rideId/destination', { body: of<T.DestinationBody>(), response: of<T.DestinationQuote>() }),
     confirmDestination: route('POST', '/rides/:rideId/destination/confirm', { body: of<T.ConfirmDestinationBody>(), response: of<T.Ride>() }),
+    charge: route('POST', '/rides/:rideId/charges', { body: of<T.ChargeBody>(), response: of<T.Ride>() }),
   },
   safety: {
     share: route('POST', '/rides/:rideId/share', { response: of<T.ShareLink>() }),

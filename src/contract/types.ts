@@ -10,6 +10,7 @@ import type { OrderBody, OrderResponse as OrderSchema, VerifyBody, VerifyRespons
 import type { FareEstimate } from '../modules/pricing/pricing.schemas.ts';
 import type {
   BookBody,
+  ChargeBody,
   CancelBody as CancelSchema,
   CancellationQuote,
   EstimateQuery,
@@ -70,6 +71,7 @@ export type {
   AuditEntry,
   AuditQuery,
   BookBody,
+  ChargeBody,
   CallReceipt,
   CancellationQuote,
   CancellationRule,

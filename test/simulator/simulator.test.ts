@@ -126,11 +126,20 @@ describe('city simulator', () => {
     // The service agrees: the run's rides (the only ones in this database) ended as the figures say.
     const admin = await call(t.app, 'POST', '/auth/login', { body: operator });
     const statuses: string[] = [];
+    const charged = { waiting: 0, tollsAndParking: 0, night: 0 };
     for (let id = 1; ; id++) {
       const ride = await call(t.app, 'GET', `/rides/status/${id}`, { token: admin.body.accessToken });
       if (ride.status === 404) break;
       statuses.push(ride.body.status);
+      const breakdown = ride.body.status === 'COMPLETED' ? ride.body.fareBreakdown : null;
+      if (!breakdown) continue;
+      charged.waiting += breakdown.waitingFare;
+      charged.tollsAndParking += breakdown.tollsFare + breakdown.parkingFare;
+      charged.night += breakdown.night ? 1 : 0;
     }
+    // What the report says the trips were charged is what the service charged them.
+    const { tripCharges } = figures;
+    assert.deepEqual([tripCharges.waiting.inr, tripCharges.tollsAndParking.inr, tripCharges.nightRides], [Math.round(charged.waiting), charged.tollsAndParking, charged.night]);
     assert.equal(statuses.length, figures.requests);
     assert.equal(statuses.filter((s) => s === 'COMPLETED').length, figures.completed);
     assert.equal(statuses.filter((s) => s === 'CANCELLED').length, figures.requests - figures.completed);
