@@ -14,6 +14,7 @@ import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
 import { useApi } from '../ui/app-context.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
+import { nextStopOf, StopList } from '../ui/stop-list.tsx';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
 const directions = (from: Point | null, to: Point) =>
@@ -37,8 +38,13 @@ export function TripPanel({ ride, position, onRide }: Props) {
     setCode('');
   });
   const rate = useAction(async () => onRide(await api.rides.feedback(ride.id, { rating, comment: null })));
+  // While PICKED the way goes through the stops not yet reached, in order.
+  const nextStop = ride.status === 'PICKED' ? nextStopOf(ride) : -1;
+  const stop = nextStop >= 0 ? ride.stops[nextStop] : null;
+  const reached = useAction(async () => onRide(await api.rides.stopArrived(ride.id, nextStop)));
 
-  const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : pointOf(ride.dropLat, ride.dropLon);
+  const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : stop ?? pointOf(ride.dropLat, ride.dropLon);
+  const goingToName = ride.status === 'ACCEPTED' ? 'pickup' : stop ? `stop ${nextStop + 1}` : 'drop';
   const active = livePosition(ride.status);
 
   return (
@@ -46,7 +52,13 @@ export function TripPanel({ ride, position, onRide }: Props) {
       {active && <SosButton rideId={ride.id} />}
       <div class="card stack">
         <h3 data-status={ride.status}>
-          {ride.status === 'ACCEPTED' ? `Pick up ${ride.riderName ?? 'your rider'}` : ride.status === 'PICKED' ? 'Drive to the drop' : STATUS_LABELS[ride.status]}
+          {ride.status === 'ACCEPTED'
+            ? `Pick up ${ride.riderName ?? 'your rider'}`
+            : ride.status === 'PICKED'
+              ? stop
+                ? `Drive to stop ${nextStop + 1}: ${stop.place ?? 'pinned point'}`
+                : 'Drive to the drop'
+              : STATUS_LABELS[ride.status]}
         </h3>
         <Facts
           items={[
@@ -59,10 +71,17 @@ export function TripPanel({ ride, position, onRide }: Props) {
         />
         {active && goingTo && (
           <a class="button secondary" href={directions(position, goingTo)} target="_blank" rel="noopener noreferrer">
-            Directions to the {ride.status === 'ACCEPTED' ? 'pickup' : 'drop'} (opens maps)
+            Directions to the {goingToName} (opens maps)
           </a>
         )}
+        {stop && (
+          <button type="button" disabled={reached.busy} onClick={() => void reached.run()}>
+            Reached stop {nextStop + 1}
+          </button>
+        )}
+        <ErrorNotice message={reached.error} />
       </div>
+      <StopList ride={ride} />
       {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
       {active && <AddedCharges charges={chargesOf(ride)} />}
       {fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={!active} />}

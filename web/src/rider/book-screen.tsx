@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { MAX_STOPS } from '../../../src/contract/rules.ts';
 import type { Point } from '../../../src/contract/types.ts';
 import type { FareEstimate, PaymentMode, Ride, RideType } from '../api/types.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
@@ -23,6 +24,10 @@ export function BookScreen({ onBooked }: Props) {
   const api = useApi();
   const [pickup, setPickup] = useState<Place | null>(null);
   const [drop, setDrop] = useState<Place | null>(null);
+  // Stops on the way, in order; an entry is null until its place is picked.
+  const [stops, setStops] = useState<Array<Place | null>>([]);
+  const chosenStops = stops.filter((stop): stop is Place => stop !== null);
+  const stopsKey = chosenStops.map(({ lat, lon }) => `${lat},${lon}`).join(';');
   const [mapSets, setMapSets] = useState<End>('pickup');
   const [estimates, setEstimates] = useState<FareEstimate[] | null>(null);
   const [rideType, setRideType] = useState<RideType>('mini');
@@ -41,14 +46,14 @@ export function BookScreen({ onBooked }: Props) {
 
   const quote = useAction(async (from: Place, to: Place) => {
     setEstimates(null);
-    const trip = { pickupLat: from.lat, pickupLon: from.lon, dropLat: to.lat, dropLon: to.lon };
+    const trip = { pickupLat: from.lat, pickupLon: from.lon, dropLat: to.lat, dropLon: to.lon, ...(stopsKey ? { stops: stopsKey } : {}) };
     setEstimates(await Promise.all(keysOf(RIDE_TYPE_LABELS).map((type) => api.rides.estimate({ ...trip, rideType: type }))));
   });
   useEffect(() => {
     if (pickup && drop) void quote.run(pickup, drop);
     else setEstimates(null);
     // Quote again only when the trip changes.
-  }, [pickup, drop]);
+  }, [pickup, drop, stopsKey]);
 
   const book = useAction(async () => {
     if (!pickup || !drop) return;
@@ -62,6 +67,7 @@ export function BookScreen({ onBooked }: Props) {
         dropLon: drop.lon,
         rideType,
         paymentMode,
+        stops: chosenStops.map(({ lat, lon, name }) => ({ lat, lon, place: name })),
       }),
     );
   });
@@ -69,9 +75,10 @@ export function BookScreen({ onBooked }: Props) {
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
     if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${pickup.name}`, lat: pickup.lat, lon: pickup.lon });
+    chosenStops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: `Stop ${i + 1}: ${stop.name}`, lat: stop.lat, lon: stop.lon }));
     if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${drop.name}`, lat: drop.lat, lon: drop.lon });
     return list;
-  }, [pickup, drop]);
+  }, [pickup, drop, stopsKey]);
 
   const chosen = estimates?.find((estimate) => estimate.rideType === rideType);
 
@@ -80,12 +87,25 @@ export function BookScreen({ onBooked }: Props) {
       <h2 id="book-title">Where to?</h2>
       <div class="card stack">
         <PlaceInput label="Pickup" value={pickup} onChange={setPickup} onUseMap={() => setMapSets('pickup')} mapArmed={mapSets === 'pickup'} />
+        {stops.map((stop, i) => (
+          <div key={i} class="stack">
+            <PlaceInput label={`Stop ${i + 1}`} value={stop} onChange={(place) => setStops(stops.map((old, j) => (j === i ? place : old)))} />
+            <button type="button" class="secondary" onClick={() => setStops(stops.filter((_, j) => j !== i))}>
+              Remove stop {i + 1}
+            </button>
+          </div>
+        ))}
+        {stops.length < MAX_STOPS && (
+          <button type="button" class="secondary" onClick={() => setStops([...stops, null])}>
+            Add a stop
+          </button>
+        )}
         <PlaceInput label="Drop" value={drop} onChange={setDrop} onUseMap={() => setMapSets('drop')} mapArmed={mapSets === 'drop'} />
       </div>
       <MapView
         label="Map: tap to set the pickup or the drop"
         markers={markers}
-        line={pickup && drop ? [pickup, drop] : undefined}
+        line={pickup && drop ? [pickup, ...chosenStops, drop] : undefined}
         onPick={(point) => {
           if (mapSets === 'pickup') {
             setPickup(pinned(point));
@@ -132,6 +152,7 @@ export function BookScreen({ onBooked }: Props) {
                   ['Base fare', money(chosen.baseFare)],
                   [`Distance (${km(chosen.distanceKm)})`, money(chosen.distanceFare)],
                   [`Time (${minutes(chosen.durationMinutes)})`, money(chosen.timeFare)],
+                  ...(chosen.stops > 0 ? [[`Stops (${chosen.stops})`, money(chosen.stopsFare)] as [string, string]] : []),
                   ['Demand', chosen.surgeMultiplier === 1 ? 'normal' : `× ${chosen.surgeMultiplier}`],
                   ['You pay', <strong key="fare">{money(chosen.fare)}</strong>],
                 ]}

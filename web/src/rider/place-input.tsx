@@ -6,12 +6,12 @@ interface Props {
   label: string;
   value: Place | null;
   onChange: (place: Place) => void;
-  /** Asks that the next tap on the map set this end of the trip. */
-  onUseMap: () => void;
-  mapArmed: boolean;
+  /** Asks that the next tap on the map set this end of the trip; without it the place is searched only. */
+  onUseMap?: () => void;
+  mapArmed?: boolean;
 }
 
-/** A trip's end: typed and picked from the known places, or tapped on the map. */
+/** A trip's end or stop: typed and picked from the known places, or tapped on the map. */
 export function PlaceInput({ label, value, onChange, onUseMap, mapArmed }: Props) {
   const [text, setText] = useState(value?.name ?? '');
   useEffect(() => setText(value?.name ?? ''), [value]);
@@ -39,10 +39,12 @@ export function PlaceInput({ label, value, onChange, onUseMap, mapArmed }: Props
           </li>
         ))}
       </ul>
-      {text && matches.length === 0 && text !== value?.name && <p class="muted flush">No known place by that name: tap the map instead.</p>}
-      <button type="button" class="secondary" aria-pressed={mapArmed} onClick={onUseMap}>
-        Set the {label.toLowerCase()} on the map
-      </button>
+      {text && matches.length === 0 && text !== value?.name && <p class="muted flush">No known place by that name{onUseMap ? ': tap the map instead' : ''}.</p>}
+      {onUseMap && (
+        <button type="button" class="secondary" aria-pressed={mapArmed} onClick={onUseMap}>
+          Set the {label.toLowerCase()} on the map
+        </button>
+      )}
     </div>
   );
 }

@@ -16,6 +16,8 @@ import { DriverCard } from './driver-card.tsx';
 import { PaymentPanel } from './payment-panel.tsx';
 import { RatingForm } from './rating-form.tsx';
 import { ShareTrip } from './share-trip.tsx';
+import { ChangeDestination } from './change-destination.tsx';
+import { StopList } from '../ui/stop-list.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
 
 interface Props {
@@ -41,11 +43,12 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
     if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${ride.pickupLocation ?? 'pinned point'}`, ...pickup });
+    ride.stops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: `Stop ${i + 1}: ${stop.place ?? 'pinned point'}`, lat: stop.lat, lon: stop.lon }));
     if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${ride.dropLocation ?? 'pinned point'}`, ...drop });
     if (driver) list.push({ id: 'driver', kind: 'driver', label: 'Your driver', lat: driver.lat, lon: driver.lon });
     return list;
     // The points are rebuilt each render; their numbers decide.
-  }, [ride.pickupLat, ride.pickupLon, ride.dropLat, ride.dropLon, driver?.lat, driver?.lon]);
+  }, [ride.pickupLat, ride.pickupLon, ride.dropLat, ride.dropLon, ride.stops.length, driver?.lat, driver?.lon]);
 
   const open = ride.status === 'REQUESTED' || following;
 
@@ -98,6 +101,8 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
           ]}
         />
       </div>
+      <StopList ride={ride} />
+      {following && <ChangeDestination ride={ride} onRide={onRide} />}
       {ride.status === 'ACCEPTED' && arrivedAtOf(ride) && <WaitingClock ride={ride} arrivedAt={arrivedAtOf(ride)!} />}
       {open && <AddedCharges charges={chargesOf(ride)} />}
       {fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={!open} />}
