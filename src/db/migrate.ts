@@ -27,6 +27,7 @@ import * as tripShares from './migrations/2026-11-28-31-trip-shares.ts';
 import * as incidents from './migrations/2026-11-28-32-incidents.ts';
 import * as travelTimeCells from './migrations/2026-11-28-41-travel-time-cells.ts';
 import * as scheduledRides from './migrations/2026-11-29-11-scheduled-rides.ts';
+import * as rideReminders from './migrations/2026-11-29-12-ride-reminders.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as destinationChanges from './migrations/2026-11-29-22-destination-changes.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-32-incidents': incidents,
   '2026-11-28-41-travel-time-cells': travelTimeCells,
   '2026-11-29-11-scheduled-rides': scheduledRides,
+  '2026-11-29-12-ride-reminders': rideReminders,
   '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-22-destination-changes': destinationChanges,
   '2026-11-29-31-account-phones': accountPhones,

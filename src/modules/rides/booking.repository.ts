@@ -15,7 +15,7 @@ const RIDE_COLUMNS = [
   'cancellation_fee', 'rider_rating', 'rider_feedback', 'driver_rating', 'driver_feedback', 'open_slot', 'pickup_zone', 'first_offer_at',
   'offer_count', 'pickup_distance_km', 'no_driver_at', 'pricing_version', 'refunded_amount', 'arrived_at', 'trip_distance_km', 'trip_last_lat',
   'trip_last_lon', 'charges_total', 'trip_charges', 'upfront_fare', 'fare_breakdown', 'driver_penalty', 'stops',
-  'scheduled_at', 'released_at', 'destination_changes',
+  'scheduled_at', 'released_at', 'destination_changes', 'reminders_sent',
 ] as const satisfies ReadonlyArray<keyof RidesTable>;
 // A column added to the table and not to the list fails to compile here.
 const everyRideColumn: Exclude<keyof RidesTable, (typeof RIDE_COLUMNS)[number]> extends never ? true : never = true;

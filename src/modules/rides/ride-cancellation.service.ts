@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { cancelledBy } from './ride-access.ts';
 import { rideCancelled } from './ride-notifications.ts';
+import { cancellationStatus } from './ride-schedule.ts';
 import type { Changes, RideTransitions } from './ride-transitions.ts';
 import { toRide } from './ride-views.ts';
 import * as repository from './rides.repository.ts';
@@ -41,7 +42,7 @@ export class RideCancellation {
     if (!ride) throw notFound(`Ride ${id} not found`);
     const by = cancelledBy(user, ride);
     if (ride.status === 'COMPLETED' || ride.status === 'CANCELLED') throw finished(ride);
-    const fee = cancellationFee(ride.status, by === 'rider', ride.fare, await this.#pricing.rules(ride.pricing_version));
+    const fee = cancellationFee(cancellationStatus(ride, this.#clock.now()), by === 'rider', ride.fare, await this.#pricing.rules(ride.pricing_version));
     return { rideId: ride.id, status: ride.status as RideStatus, cancelledBy: by, cancellationFee: fee };
   }
 
@@ -79,13 +80,15 @@ export class RideCancellation {
     // The rules of the pricing version the ride was booked under; a valid reason waives the rider's fee and the driver's penalty.
     const rules = await this.#pricing.rules(ride.pricing_version);
     const waived = rules.validCancellationReasons.includes(reason);
+    const now = this.#clock.now();
+    const status = cancellationStatus(ride, now);
     return {
       status: 'CANCELLED',
-      cancelled_at: this.#clock.now(),
+      cancelled_at: now,
       cancellation_reason: reason,
       cancelled_by: by,
-      cancellation_fee: waived ? null : cancellationFee(ride.status, by === 'rider', ride.fare, rules),
-      driver_penalty: by === 'driver' && !waived ? driverPenalty(ride.status, ride.fare, rules) : null,
+      cancellation_fee: waived ? null : cancellationFee(status, by === 'rider', ride.fare, rules),
+      driver_penalty: by === 'driver' && !waived ? driverPenalty(status, ride.fare, rules) : null,
     };
   }
 }

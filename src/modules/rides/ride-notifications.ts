@@ -71,3 +71,11 @@ export const driverNoShow = (ride: Pick<RideRow, 'id' | 'rider_id'>, driverId: n
   note(ride, ride.rider_id, 'DRIVER_NO_SHOW', 'Finding you another driver', `The driver who took ride #${ride.id} is not online; we are finding you another one now, at the same fare.`),
   note(ride, driverId, 'DRIVER_NO_SHOW', 'Ride booked ahead given to another driver', `You were not online (or were on another ride) 15 minutes before ride #${ride.id}, so it went back to dispatch.`),
 ];
+
+/** A reminder of a ride booked ahead, `minutes` before its time: to its rider and to the driver holding it. */
+export function rideReminder(ride: Pick<RideRow, 'id' | 'rider_id' | 'driver_id' | 'scheduled_at' | 'pickup_location' | 'drop_location'>, minutes: number): NewNotification[] {
+  const when = `in ${minutes} minutes (${new Date(ride.scheduled_at!).toISOString()})`;
+  const notes = [note(ride, ride.rider_id, 'RIDE_REMINDER', 'Your ride is coming up', `Your ride #${ride.id}${trip(ride)} is ${when}.`)];
+  if (ride.driver_id !== null) notes.push(note(ride, ride.driver_id, 'RIDE_REMINDER', 'A ride you took is coming up', `Ride #${ride.id}${trip(ride)} is ${when}. Be online 15 minutes before it.`));
+  return notes;
+}

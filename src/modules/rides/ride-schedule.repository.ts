@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db, WriteDb } from '../../db/database.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, Db, WriteDb } from '../../db/database.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { RideRow } from './rides.repository.ts';
 
@@ -132,4 +132,29 @@ export function take(db: WriteDb, id: number, driverId: number, marginMs: number
     )
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Claims the reminders due (REMINDERS_MS before each ride's time, rides REQUESTED or ACCEPTED whose
+ * time is still ahead), at most `limit` rides: one conditional statement moves each ride's count to the
+ * latest reminder due (a ride booked 40 minutes ahead gets the 60-minute one at once, then the 15-minute
+ * one), so of instances claiming at once each reminder goes to exactly one. The rides claimed.
+ */
+export function claimReminders(db: WriteDb, now: number, remindersMs: readonly [number, number], limit: number): Promise<RideRow[]> {
+  const [first, second] = remindersMs;
+  const due = (eb: ExpressionBuilder<Database, 'rides'>) =>
+    eb.and([
+      eb('scheduled_at', 'is not', null),
+      eb('scheduled_at', '>', now),
+      eb('status', 'in', [sql.lit('REQUESTED'), sql.lit('ACCEPTED')]),
+      eb.or([eb.and([eb('reminders_sent', '<', 1), eb('scheduled_at', '<=', now + first)]), eb.and([eb('reminders_sent', '<', 2), eb('scheduled_at', '<=', now + second)])]),
+    ]);
+  const ids = db.selectFrom('rides').select('id').where('scheduled_at', 'is not', null).where('reminders_sent', '<', 2).where(due).orderBy('scheduled_at').limit(limit);
+  return db
+    .updateTable('rides')
+    .set((eb) => ({ reminders_sent: eb.case().when('scheduled_at', '<=', now + second).then(2).else(1).end() }))
+    .where('id', 'in', ids)
+    .where(due)
+    .returningAll()
+    .execute();
 }

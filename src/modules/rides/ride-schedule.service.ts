@@ -5,9 +5,9 @@ import type { DomainEventsDispatcher } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { driverNoShow, rideAccepted } from './ride-notifications.ts';
-import { DRIVER_CHECK_MS } from './ride-schedule.ts';
-import { confirmTaken, dropTaken, releaseDue, takenDue } from './ride-schedule.repository.ts';
+import { driverNoShow, rideAccepted, rideReminder } from './ride-notifications.ts';
+import { DRIVER_CHECK_MS, REMINDERS_MS } from './ride-schedule.ts';
+import { claimReminders, confirmTaken, dropTaken, releaseDue, takenDue } from './ride-schedule.repository.ts';
 import type { RideTransitions } from './ride-transitions.ts';
 import type { RideRow } from './rides.repository.ts';
 
@@ -36,7 +36,8 @@ export interface RideScheduleDependencies {
  * conditional update, so it happens once, whichever instance is up, however many are, and after any
  * restart. Due are: rides no driver took, at their dispatch lead (into dispatch); rides a driver took
  * ahead, DRIVER_CHECK_MS before (ACCEPTED for that driver if online and free, else into dispatch, the
- * rider told). The service's clock decides what is due, so tests move time.
+ * rider told); reminders to the rider and the driver holding the ride, REMINDERS_MS before. The
+ * service's clock decides what is due, so tests move time.
  */
 export class RideSchedule {
   readonly #deps: RideScheduleDependencies;
@@ -71,6 +72,19 @@ export class RideSchedule {
     const now = this.#deps.clock.now();
     await this.#releaseDue(now);
     for (const ride of await takenDue(this.#deps.db, now + DRIVER_CHECK_MS, BATCH)) await this.#checkDriver(ride, now);
+    await this.#remind(now);
+  }
+
+  /** The reminders due, each written (and sent live) in the unit that claims it. */
+  async #remind(now: number): Promise<void> {
+    for (;;) {
+      const reminded = await this.#deps.transactions.run(async (tx) => {
+        const rides = await claimReminders(tx.db, now, REMINDERS_MS, BATCH);
+        await this.#deps.notifications.record(tx, rides.flatMap((ride) => rideReminder(ride, Math.round((ride.scheduled_at! - now) / 60_000))));
+        return rides.length;
+      });
+      if (reminded < BATCH) return;
+    }
   }
 
   async #releaseDue(now: number): Promise<void> {

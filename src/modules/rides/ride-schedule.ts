@@ -12,6 +12,12 @@ export const OVERLAP_MARGIN_MS = 30 * 60_000;
 /** How long before its time the driver holding a ride booked ahead must be online: it is then theirs, or back to dispatch. */
 export const DRIVER_CHECK_MS = 15 * 60_000;
 
+/** Reminders of a ride booked ahead go out this long before its time, to its rider and the driver holding it. */
+export const REMINDERS_MS = [60 * 60_000, 15 * 60_000] as const;
+
+/** Until this long before its time a ride booked ahead is cancelled free; inside it, the usual rule. */
+export const FREE_CANCELLATION_MS = 60 * 60_000;
+
 /** The booking window of SCHEDULE_MIN_LEAD_MINUTES and SCHEDULE_MAX_DAYS, in ms. */
 export type BookingWindow = Pick<ScheduleConfig, 'minLeadMs' | 'maxAheadMs'>;
 
@@ -43,4 +49,15 @@ export function assertInDispatch(ride: Pick<RideRow, 'id' | 'scheduled_at' | 're
   if (ride.scheduled_at !== null && ride.released_at === null) {
     throw conflict(`Ride ${ride.id} is booked for ${toIso(ride.scheduled_at)} and is not looking for a driver yet`, 'RIDE_NOT_YET_DISPATCHED');
   }
+}
+
+/**
+ * The status a cancellation's fee and penalty are decided by: a ride booked ahead is free to cancel
+ * until FREE_CANCELLATION_MS before its time; inside it the usual rule applies, with a ride a driver
+ * took ahead counting as ACCEPTED (they are keeping that time for it).
+ */
+export function cancellationStatus(ride: Pick<RideRow, 'status' | 'scheduled_at' | 'driver_id'>, now: number): string {
+  if (ride.scheduled_at === null) return ride.status;
+  if (now < ride.scheduled_at - FREE_CANCELLATION_MS) return 'REQUESTED';
+  return ride.status === 'REQUESTED' && ride.driver_id !== null ? 'ACCEPTED' : ride.status;
 }
