@@ -9,7 +9,8 @@ import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts'
 
 // The receipts of docs/payments.md and the earnings of docs/rides.md are copy-paste documentation
 // too: after the API guide's walkthrough (a ride completed, paid and rated), their shell blocks run
-// as written, in bash, against the same stack.
+// as written, in bash, against the same stack: the guide's ride's receipt, then a ride with waiting,
+// a toll and a night drop (issue 28's "done when"), then the driver's earnings of both.
 
 const DOCS = join(import.meta.dirname, '../../docs');
 
@@ -20,19 +21,19 @@ describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing
   let stack: GuideStack;
 
   before(async () => {
-    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200' });
+    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200', ADMIN_EMAILS: 'ops@example.com' });
   });
   after(async () => {
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("after the guide's ride, its receipt verifies and recomputes, and the driver's earnings show it", () => {
+  test("the guide's ride's receipt and a ride with waiting, a toll and a night drop verify and recompute to what was charged, and the driver's earnings show both", () => {
     const receipts = shellBlocks(join(DOCS, 'payments.md'), '## Receipts anyone can check');
+    const tripThatHappened = shellBlocks(join(DOCS, 'payments.md'), '## A ride with waiting, a toll and a night drop');
     const earnings = shellBlocks(join(DOCS, 'rides.md'), '### Receipts and driver earnings');
-    assert.equal(receipts.length, 1);
-    assert.equal(earnings.length, 1);
-    const script = [...guideBlocks().slice(1), ...receipts, ...earnings]
+    assert.deepEqual([receipts.length, tripThatHappened.length, earnings.length], [1, 1, 1]);
+    const script = [...guideBlocks().slice(1), ...receipts, ...tripThatHappened, ...earnings]
       .join('\n')
       .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
       .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
@@ -42,11 +43,20 @@ describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing
     writeFileSync(join(dir, 'fares.sh'), `set -euo pipefail\n${script}\n`);
     const output = execFileSync('bash', [join(dir, 'fares.sh')], { encoding: 'utf8', timeout: 90_000 });
     assert.match(output, /"crv": "Ed25519"/, output);
-    assert.match(output, /signature: OK \(key [\w-]+\)/, output);
+    assert.equal(output.match(/signature: OK \(key [\w-]+\)/g)?.length, 2, output);
     assert.match(output, /fare: OK \(ride \d+: \d+ INR recomputed from pricing version 1/, output);
-    assert.match(output, /^OK$/m, output);
+    assert.equal(output.match(/^OK$/gm)?.length, 2, output);
+    // The night ride (receipt.json is its receipt now): charged what its receipt says, which has every part and recomputes from version 2.
     const receipt = JSON.parse(readFileSync(join(dir, 'receipt.json'), 'utf8'));
+    const { fare, pricingVersion, inputs, breakdown } = receipt.receipt;
+    assert.equal(pricingVersion, 2);
+    assert.deepEqual([inputs.night, inputs.tollsInInr], [true, 120]);
+    assert.ok(inputs.waitingMinutes >= 1, `waited ${inputs.waitingMinutes} started minutes`);
+    const parts = breakdown.map((p: { part: string }) => p.part);
+    for (const part of ['waiting', 'night', 'tolls']) assert.ok(parts.includes(part), `the receipt's parts ${parts} name ${part}`);
+    assert.match(output, new RegExp(`^\\{"fare":${fare},"parts":`, 'm'), 'the completion charged what the receipt says');
+    assert.match(output, new RegExp(`fare: OK \\(ride \\d+: ${fare} INR recomputed from pricing version 2`), output);
     assert.match(output, new RegExp(`"driverAmountInInr": ${receipt.receipt.driverAmountInInr}[,\\n]`), 'the earnings show the receipt\'s driver part');
-    assert.match(output, /"rides": 1,/, output);
+    assert.match(output, /"rides": 2,/, output);
   });
 });
