@@ -146,6 +146,11 @@ export class ApiClient implements TokenSource {
     return this.#api.call(routes.rides.charge, { params: { rideId }, body });
   }
 
+  /** The driver reached stop `index` (from 0) of a PICKED ride. */
+  stopArrived(rideId: number, index: number): Promise<Ride> {
+    return this.#api.call(routes.rides.stopArrived, { params: { rideId, index } });
+  }
+
   cancel(rideId: number, reason: string): Promise<Ride> {
     return this.#api.call(routes.rides.cancel, { params: { rideId }, body: { reason } });
   }

@@ -1,4 +1,5 @@
 import type { ChargeBody } from './api-types.ts';
+import { offsetKm, rounded, type Point } from './geo.ts';
 import { Random } from './random.ts';
 
 // How the simulated people behave: each choice keyed by who makes it and what it is about (see
@@ -24,6 +25,9 @@ export const RIDER_BEHAVIOUR = {
   /** Share who rate their driver, and the stars they give. */
   rates: 0.8,
   stars: { 5: 0.62, 4: 0.25, 3: 0.08, 2: 0.03, 1: 0.02 },
+  /** Share of bookings with stops on the way (one or two), and how long the car waits at each (charged beyond the free minutes). */
+  stops: 0.1,
+  stopWaitMs: [1 * MINUTE, 6 * MINUTE],
 } as const;
 
 export const DRIVER_BEHAVIOUR = {
@@ -93,6 +97,23 @@ export function tripCharges(seed: number, booking: number): ChargeBody[] {
   if (random.chance(DRIVER_BEHAVIOUR.toll)) charges.push({ kind: 'toll', amountInInr: between(random, DRIVER_BEHAVIOUR.tollInr), note: 'Simulated toll plaza' });
   if (random.chance(DRIVER_BEHAVIOUR.parking)) charges.push({ kind: 'parking', amountInInr: between(random, DRIVER_BEHAVIOUR.parkingInr), note: 'Simulated parking' });
   return charges;
+}
+
+/** The stops on the way of booking `booking`, in order (most bookings have none): near the straight line from pickup to drop, a little off it. */
+export function tripStops(seed: number, booking: number, pickup: Point, drop: Point): Point[] {
+  const random = Random.of(seed, 'trip-stops', booking);
+  if (!random.chance(RIDER_BEHAVIOUR.stops)) return [];
+  const count = random.chance(0.5) ? 1 : 2;
+  return Array.from({ length: count }, (_, i) => {
+    const along = (i + 1) / (count + 1);
+    const onLine = { lat: pickup.lat + (drop.lat - pickup.lat) * along, lon: pickup.lon + (drop.lon - pickup.lon) * along };
+    return rounded(offsetKm(onLine, random.between(-0.4, 0.4), random.between(-0.4, 0.4)));
+  });
+}
+
+/** How long the car of booking `booking` waits at its stop `stop`. */
+export function stopWait(seed: number, booking: number, stop: number): number {
+  return between(Random.of(seed, 'stop-wait', booking, stop), RIDER_BEHAVIOUR.stopWaitMs);
 }
 
 /** The stars the driver of booking `booking` gives its rider, or null. */

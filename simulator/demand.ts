@@ -2,7 +2,7 @@ import type { RideType, VehicleType } from './api-types.ts';
 import type { City, DemandCentre } from './cities.ts';
 import { haversineKm, inBox, offsetKm, rounded, type Point } from './geo.ts';
 import { Random } from './random.ts';
-import { riderPlan, type RiderPlan } from './behaviour.ts';
+import { riderPlan, tripStops, type RiderPlan } from './behaviour.ts';
 
 // When and where people want to go. The whole day's requests are planned before the run starts,
 // from the seed alone, so two runs with one seed book the same trips at the same simulated times.
@@ -52,6 +52,8 @@ export interface PlannedBooking {
   pickup: Place;
   drop: Place;
   rideType: RideType;
+  /** Stops on the way, in order (most bookings have none). */
+  stops: Point[];
   plan: RiderPlan;
 }
 
@@ -99,7 +101,8 @@ export function planBookings(options: DayOptions): PlannedBooking[] {
     const random = Random.of(seed, 'booking', index);
     const rider = Math.floor(random.next() * options.riders);
     const { pickup, drop } = trip(city, time, random);
-    bookings.push({ index, at: Math.round(minute * MINUTE_MS), rider, pickup, drop, rideType: random.share(city.rideMix), plan: riderPlan(seed, index) });
+    const stops = tripStops(seed, index, pickup.point, drop.point);
+    bookings.push({ index, at: Math.round(minute * MINUTE_MS), rider, pickup, drop, rideType: random.share(city.rideMix), stops, plan: riderPlan(seed, index) });
   }
   return bookings;
 }

@@ -1,7 +1,7 @@
 import { hourOfWeekAt, trafficSpeedKmh } from './traffic.ts';
 import { ApiError, expectConflict, type ApiClient } from './api.ts';
 import type { Offer, ServerMessage } from './api-types.ts';
-import { driverRating, idleWait, offerAnswer, pickupWait, tripCharges } from './behaviour.ts';
+import { driverRating, idleWait, offerAnswer, pickupWait, stopWait, tripCharges } from './behaviour.ts';
 import type { Scheduled } from './clock.ts';
 import { busyCentre, minuteOfDay, type PlannedDriver } from './demand.ts';
 import { haversineKm, offsetKm, rounded, type Point } from './geo.ts';
@@ -198,8 +198,30 @@ export class SimDriver implements DriverSide {
     if (now === undefined || this.#rideOf() !== ride) return;
     this.#state = { kind: 'on-trip', ride };
     await this.#addCharges(ride);
+    await this.#onward(ride, 0);
+  }
+
+  /** On to the ride's stop `index`, or to the drop once the stops are behind. */
+  async #onward(ride: SimRide, index: number): Promise<void> {
     if (this.#rideOf() !== ride) return;
-    await this.#driveTo(ride.facts.booking.drop.point, () => this.#drop(ride));
+    const stop = ride.facts.booking.stops[index];
+    if (stop) await this.#driveTo(stop, () => this.#atStop(ride, index));
+    else await this.#driveTo(ride.facts.booking.drop.point, () => this.#drop(ride));
+  }
+
+  /** At a stop: marked reached, the car waits there (charged beyond the free minutes), then drives on. */
+  async #atStop(ride: SimRide, index: number): Promise<void> {
+    if (this.#state.kind !== 'on-trip' || this.#state.ride !== ride) return;
+    const now = this.#arrive(ride.facts.booking.stops[index]);
+    try {
+      this.#world.observe(await this.client.stopArrived(ride.facts.rideId, index));
+    } catch (error) {
+      expectConflict(error);
+      this.#free(now);
+      return;
+    }
+    const { scheduler, seed } = this.#world.settings;
+    this.#arrival = scheduler.after(stopWait(seed, ride.facts.booking.index, index), () => this.#onward(ride, index + 1));
   }
 
   /**

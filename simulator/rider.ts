@@ -68,6 +68,7 @@ export class SimRider implements RiderSide {
         dropLocation: booking.drop.name,
         rideType: booking.rideType,
         paymentMode: payments.modeFor(booking.plan.paysOnline),
+        stops: booking.stops.map((stop, i) => ({ ...stop, place: `Stop ${i + 1} on the way` })),
       });
     } catch (error) {
       // Refused (a code of the service's) or not answered at all: either way not a request of the day.

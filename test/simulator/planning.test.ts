@@ -37,6 +37,18 @@ describe('the simulated day', () => {
     }
   });
 
+  test('about one booking in ten has one or two stops, on the way from pickup to drop', () => {
+    const bookings = day(4);
+    const withStops = bookings.filter((b) => b.stops.length > 0);
+    const share = withStops.length / bookings.length;
+    assert.ok(share > 0.05 && share < 0.15, `${withStops.length} of ${bookings.length} with stops`);
+    for (const b of withStops) {
+      assert.ok(b.stops.length <= 2);
+      const direct = haversineKm(b.pickup.point, b.drop.point);
+      for (const stop of b.stops) assert.ok(haversineKm(b.pickup.point, stop) + haversineKm(stop, b.drop.point) <= direct + 1.2, 'a stop is near the way');
+    }
+  });
+
   test('in the morning riders travel towards jobs, in the evening back home', () => {
     const bookings = day(4, { load: 3 });
     const whitefield = bengaluru.centres.find((c) => c.name === 'Whitefield')!;
