@@ -216,7 +216,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
-  const replay = createReplay({ db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log });
+  const replay = createReplay({ db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats } });
   replay.supply.start(options.supplySampleIntervalMs);
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };

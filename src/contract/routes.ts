@@ -141,6 +141,7 @@ export const routes = {
     savePricing: route('PUT', '/admin/pricing', { body: of<T.PricingRules>(), response: of<T.PricingVersion>() }),
     compliance: route('GET', '/admin/compliance', { query: of<T.ComplianceQuery>(), response: of<T.ComplianceReport>() }),
     supply: route('GET', '/admin/supply', { query: of<T.SupplyQuery>(), response: of<T.SupplyHistory>() }),
+    behaviour: route('GET', '/admin/behaviour', { query: of<T.BehaviourQuery>(), response: of<T.BehaviourFit>() }),
     complaints: route('GET', '/admin/complaints', { query: of<Partial<T.ComplaintsQuery>>(), response: of<AdminPage<T.Complaint>>() }),
     resolve: route('POST', '/admin/complaints/:complaintId/resolve', { body: of<T.ResolveBody>(), response: of<T.Complaint>() }),
     incidents: route('GET', '/admin/incidents', { query: of<Partial<T.IncidentsQuery>>(), response: of<{ items: T.Incident[] }>() }),

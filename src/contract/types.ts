@@ -44,7 +44,7 @@ import type { ComplianceBreach, ComplianceQuery, ComplianceReport } from '../mod
 import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
 import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
 import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
-import type { SupplyHistory, SupplyQuery, SupplySample } from '../modules/replay/replay.schemas.ts';
+import type { BehaviourFit, BehaviourQuery, SupplyHistory, SupplyQuery, SupplySample } from '../modules/replay/replay.schemas.ts';
 import type { CancellationRule, ComplianceProfile, FareBreakdown, NightRule, PricingRules, PricingVersion, PublicPricingVersion, Rate, TripCharge, WaitingRule } from '../modules/pricing/pricing.schemas.ts';
 import type { PageQuery } from '../platform/pagination.ts';
 import type { Role } from '../platform/auth/roles.ts';
@@ -70,6 +70,8 @@ export type {
   Approval,
   AuditEntry,
   AuditQuery,
+  BehaviourFit,
+  BehaviourQuery,
   BookBody,
   ChargeBody,
   CallReceipt,

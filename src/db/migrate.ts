@@ -33,6 +33,7 @@ import * as destinationChanges from './migrations/2026-11-29-22-destination-chan
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
 import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
 import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
+import * as offersCreatedAt from './migrations/2026-11-29-52-offers-created-at.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-31-account-phones': accountPhones,
   '2026-11-29-41-detour-cells': detourCells,
   '2026-11-29-51-supply-samples': supplySamples,
+  '2026-11-29-52-offers-created-at': offersCreatedAt,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -138,3 +138,16 @@ export async function refusals(db: Db, rideIds: readonly number[]): Promise<Map<
   for (const { ride_id, driver_id } of rows) refused.set(ride_id, (refused.get(ride_id) ?? new Set()).add(driver_id));
   return refused;
 }
+
+/** Offers made in [from, to) that were answered (accepted, declined, or left to expire), at most `limit`, newest first. */
+export function answeredBetween(db: Db, from: number, to: number, limit: number) {
+  return db
+    .selectFrom('offers')
+    .select(['pickup_distance_km', 'fare', 'status'])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .where('status', 'in', ['accepted', 'declined', 'expired'])
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

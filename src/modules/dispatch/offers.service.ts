@@ -112,6 +112,12 @@ export class OffersService {
     this.#deps.events.ended(tx, withdrawn, 'offer.withdrawn');
   };
 
+  /** How drivers answered the offers of a period (what-if replays fit their acceptance to it). */
+  async answeredBetween(from: number, to: number, limit: number): Promise<Array<{ pickupKm: number; fare: number; accepted: boolean }>> {
+    const rows = await repository.answeredBetween(this.#deps.db, from, to, limit);
+    return rows.map((row) => ({ pickupKm: Number(row.pickup_distance_km), fare: Number(row.fare), accepted: row.status === 'accepted' }));
+  }
+
   async #own(user: AuthUser, offerId: number): Promise<repository.OfferRow> {
     const offer = await repository.findOffer(this.#deps.db, offerId);
     // Someone else's offer is as unknown as a missing one.

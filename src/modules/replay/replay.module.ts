@@ -1,15 +1,19 @@
+import { BehaviourFits, type BehaviourDependencies } from './behaviour.service.ts';
 import { SupplySampler, type SupplySamplerDependencies } from './supply-sampler.ts';
 
 export interface ReplayServices {
   /** Driver supply every 30 s (supply_samples), kept REPLAY_RETENTION_DAYS. */
   supply: SupplySampler;
+  /** Drivers' acceptance and riders' patience, fitted from a period. */
+  behaviour: BehaviourFits;
 }
 
 /**
  * What-if replays (decisions.md "What-if replay"). What they need of the past: ride requests are the
- * rides module's; the driver supply of each 30-second slot is sampled here. The module reacts to no
+ * rides module's and offers dispatch's (riders' patience and drivers' acceptance are fitted to them);
+ * the driver supply of each 30-second slot is sampled here. The module reacts to no
  * event: supply is read as it stands at each slot, not rebuilt from every position.
  */
-export function createReplay(deps: SupplySamplerDependencies): ReplayServices {
-  return { supply: new SupplySampler(deps) };
+export function createReplay(deps: SupplySamplerDependencies & { behaviour: BehaviourDependencies }): ReplayServices {
+  return { supply: new SupplySampler(deps), behaviour: new BehaviourFits(deps.behaviour) };
 }

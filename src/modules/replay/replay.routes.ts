@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
-import { SupplyHistory, SupplyQuery } from './replay.schemas.ts';
+import type { BehaviourFits } from './behaviour.service.ts';
+import { BehaviourFit, BehaviourQuery, SupplyHistory, SupplyQuery } from './replay.schemas.ts';
 import type { SupplySampler } from './supply-sampler.ts';
 
 /** What replays are made of (prefix /admin). */
-export async function replayRoutes(fastify: FastifyInstance, { supply }: { supply: SupplySampler }) {
-  fastify.withTypeProvider<TypeBoxTypeProvider>().get('/supply', {
+export async function replayRoutes(fastify: FastifyInstance, { supply, behaviour }: { supply: SupplySampler; behaviour: BehaviourFits }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/supply', {
     config: ADMIN_ONLY,
     schema: {
       tags: ['admin'],
@@ -16,4 +18,14 @@ export async function replayRoutes(fastify: FastifyInstance, { supply }: { suppl
       response: { 200: SupplyHistory, ...errorResponses(400, 401, 403) },
     },
   }, async (request) => supply.history(request.query));
+
+  app.get('/behaviour', {
+    config: ADMIN_ONLY,
+    schema: {
+      tags: ['admin'],
+      summary: "Drivers' acceptance of offers by pickup distance and fare, and riders' cancelling while they wait, fitted from a period, each beside what was observed",
+      querystring: BehaviourQuery,
+      response: { 200: BehaviourFit, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => behaviour.fit(request.query));
 }

@@ -24,3 +24,38 @@ export const SupplyHistory = Type.Object({
   samples: Type.Array(SupplySample, { description: 'Oldest first; a slot without a sample had no instance running' }),
 });
 export type SupplyHistory = Static<typeof SupplyHistory>;
+
+export const BehaviourQuery = Type.Object({
+  from: Type.String({ format: 'date-time', description: 'Offers made and rides booked at or after' }),
+  to: Type.String({ format: 'date-time', description: `Before (at most ${SUPPLY_PERIOD_MAX_DAYS} days after from)` }),
+});
+export type BehaviourQuery = Static<typeof BehaviourQuery>;
+
+const Band = Type.Object({
+  from: Type.Number({ description: 'Lower end of the band (kilometres or minutes), included' }),
+  to: Type.Union([Type.Number(), Type.Null()], { description: 'Upper end, excluded; null: no upper end' }),
+  count: Type.Integer({ description: 'Offers or requests in the band' }),
+  observed: Type.Union([Type.Number(), Type.Null()], { description: 'Share observed in the band (null when empty)' }),
+  fitted: Type.Union([Type.Number(), Type.Null()], { description: "The model's share for the band's own cases (null when empty)" }),
+});
+
+export const BehaviourFit = Type.Object({
+  from: Type.String({ format: 'date-time' }),
+  to: Type.String({ format: 'date-time' }),
+  acceptance: Type.Object({
+    offers: Type.Integer({ description: 'Answered offers fitted (accepted, declined or expired)' }),
+    acceptedShare: Type.Number(),
+    intercept: Type.Number(),
+    perKm: Type.Number({ description: 'Change of the log-odds of accepting per kilometre to the pickup' }),
+    perHundredRupees: Type.Number({ description: 'Change of the log-odds per ₹100 of fare' }),
+    byPickupKm: Type.Array(Band, { description: 'Accepted share by distance to the pickup: observed beside fitted' }),
+  }),
+  cancellation: Type.Object({
+    requests: Type.Integer({ description: 'Requests whose wait for a driver ended in the period' }),
+    cancelled: Type.Integer({ description: 'Of them, cancelled by their rider before a driver was found' }),
+    perMinute: Type.Number({ description: 'Rate at which waiting riders cancel, per minute' }),
+    halfLifeMinutes: Type.Union([Type.Number(), Type.Null()], { description: 'Minutes by which half of the riders still waiting cancel' }),
+    byWaitMinutes: Type.Array(Band, { description: 'Cancelled share by minutes waited: observed beside fitted' }),
+  }),
+});
+export type BehaviourFit = Static<typeof BehaviourFit>;

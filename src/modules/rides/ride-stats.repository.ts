@@ -91,3 +91,15 @@ export async function pricedBetween(db: Db, from: number, to: number, afterId: n
     .execute();
   return rows.map((row) => ({ ...row, surge_multiplier: Number(row.surge_multiplier) }));
 }
+
+/** Rides booked in [from, to), at most `limit`, newest first: when each began and stopped waiting for a driver, and how. */
+export function requestWaitsBetween(db: Db, from: number, to: number, limit: number) {
+  return db
+    .selectFrom('rides')
+    .select(['created_at', 'released_at', 'scheduled_at', 'accepted_at', 'cancelled_at', 'cancelled_by', 'no_driver_at'])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

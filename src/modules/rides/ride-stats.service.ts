@@ -37,6 +37,23 @@ export class RideStats {
   }
 
   /** Rides booked in [from, to) as a compliance check reads them, a page at a time after `afterId`. */
+  /**
+   * How long each request of a period waited for a driver, and whether its rider gave up meanwhile
+   * (what-if replays fit riders' patience to it). Rides still waiting, or booked ahead and not yet in
+   * dispatch, are left out; a ride booked ahead waited from its release.
+   */
+  async requestWaitsBetween(from: number, to: number, limit: number): Promise<Array<{ waitedMinutes: number; cancelled: boolean }>> {
+    const rows = await repository.requestWaitsBetween(this.#db, from, to, limit);
+    return rows.flatMap((row) => {
+      const start = row.scheduled_at === null ? row.created_at : row.released_at;
+      // Matched, cancelled (by the rider, or by an operator: then the rider's patience is not what ended it), or nobody found.
+      const end = row.accepted_at ?? row.cancelled_at ?? row.no_driver_at;
+      const cancelled = row.accepted_at === null && row.cancelled_at !== null && row.cancelled_by === 'rider';
+      if (start === null || end === null) return [];
+      return [{ waitedMinutes: Math.max(0, Number(end) - Number(start)) / 60_000, cancelled }];
+    });
+  }
+
   async pricedBetween(from: number, to: number, afterId: number, limit: number): Promise<PricedRide[]> {
     const rows = await repository.pricedBetween(this.#db, from, to, afterId, limit);
     return rows.map((row) => ({
