@@ -25,6 +25,7 @@ import { upcomingRoutes } from './modules/dispatch/upcoming.routes.ts';
 import { PickupWaits } from './modules/dispatch/pickup-waits.ts';
 import { PickupWays } from './modules/dispatch/pickup-ways.ts';
 import { driversRoutes } from './modules/drivers/drivers.routes.ts';
+import { documentsRoutes } from './modules/drivers/documents.routes.ts';
 import { createDrivers } from './modules/drivers/drivers.module.ts';
 import { insightsRoutes, zonesRoutes } from './modules/insights/insights.routes.ts';
 import { createInsights } from './modules/insights/insights.module.ts';
@@ -93,6 +94,8 @@ export interface AppOptions {
   driverReconnectGraceMs?: number;
   /** Real time between supply samples (tests shorten it and move the clock); 30 s otherwise. */
   supplySampleIntervalMs?: number;
+  /** How often documents' expiries are swept (tests shorten it); DOCUMENT_SWEEP_MS otherwise. */
+  documentSweepMs?: number;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -142,14 +145,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await revocations.start();
   await auth.demoteUnlistedAdmins();
   const settings = createSettings({ db, transactions, clock, events });
-  const { drivers, profiles } = createDrivers({
+  const pricing = new Pricing({ db, bus, clock, log: app.log }); // before drivers: documents check vehicle age under its compliance profile
+  await pricing.start();
+  const { drivers, profiles, documents, stop: stopDocumentSweeps } = createDrivers({
     drivers: { db, transactions, index: driverIndex, clock, log: app.log, events, positionsPerSecond: config.driverPositionsPerSecond, reconnectGraceMs: options.driverReconnectGraceMs },
-    profiles: { db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired },
+    profiles: { db, transactions, users: auth, clock, events, approvalRequired: config.driverApprovalRequired, documentsRequired: config.driverDocumentsRequired },
+    documents: { db, transactions, clock, events, notifications, vehicleRules: pricing, sweepMs: options.documentSweepMs },
     messages: clientMessages,
   });
   const stats = new RideStats(db);
-  const pricing = new Pricing({ db, bus, clock, log: app.log });
-  await pricing.start();
   const zones = new ZoneTable({ cache, clock, log: app.log });
   zones.start();
   const { insights, demand, travelTimes } = createInsights({ db, transactions, counters, clock, log: app.log, events, rides: stats, drivers, zones, router, detours, timeZone: config.serviceTimezone });
@@ -212,10 +216,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
   const safety = await createSafety({
     db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log,
-    counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds,
-    telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
+    counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds, telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
-  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
+  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, documents, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
   const replay = createReplay({ db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats } });
   replay.supply.start(options.supplySampleIntervalMs);
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
@@ -236,6 +239,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await dispatch.dispatcher.stop();
     await refundSender.stop();
     safety.track.stop();
+    stopDocumentSweeps();
     revocations.stop();
     zones.stop();
     travelTimes.stop();
@@ -265,6 +269,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(incidentRoutes, safety);
   await app.register(phoneRoutes, safety);
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
+  await app.register(documentsRoutes, { prefix: '/drivers/me', documents });
   await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });
   await app.register(offersRoutes, { prefix: '/drivers/me/offers', service: dispatch.offers });
   await app.register(upcomingRoutes, { prefix: '/drivers/me/upcoming', service: dispatch.upcoming });

@@ -56,6 +56,7 @@ const EnvSchema = Type.Object({
   SCHEDULE_MAX_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
   SCHEDULE_DISPATCH_LEAD_MINUTES: Type.Integer({ minimum: 1, maximum: 240, default: 20 }),
   DRIVER_APPROVAL_REQUIRED: Type.Boolean({ default: false }),
+  DRIVER_DOCUMENTS_REQUIRED: Type.Boolean({ default: false }),
   ROUTING: Type.String({ minLength: 1, default: 'straight' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
   WEB_APPS: Type.Boolean({ default: true }),
@@ -131,6 +132,8 @@ export interface Config {
   schedule: ScheduleConfig;
   /** DRIVER_APPROVAL_REQUIRED: drivers need an operator's approval before offers and accepts. */
   driverApprovalRequired: boolean;
+  /** DRIVER_DOCUMENTS_REQUIRED: drivers need a valid, approved licence, registration, insurance and permit before offers and accepts. */
+  driverDocumentsRequired: boolean;
   /** ROUTING: what measures trips (great circle, an imported road graph, or an OSRM server). */
   routing: RoutingConfig;
   /** METRICS_TOKEN: the bearer token /metrics requires; unset, /metrics answers loopback callers only. */
@@ -234,6 +237,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       dispatchLeadMs: env.SCHEDULE_DISPATCH_LEAD_MINUTES * 60_000,
     },
     driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED,
+    driverDocumentsRequired: env.DRIVER_DOCUMENTS_REQUIRED,
     routing,
     metricsToken: env.METRICS_TOKEN,
     webApps: { enabled: env.WEB_APPS, root: fileURLToPath(new URL('../web/dist', import.meta.url)), mapTileUrl: env.MAP_TILE_URL, checkoutUrl: env.RAZORPAY_CHECKOUT_URL, driverApprovalRequired: env.DRIVER_APPROVAL_REQUIRED },

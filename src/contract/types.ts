@@ -25,6 +25,7 @@ import type {
 } from '../modules/rides/rides.schemas.ts';
 import type { Settings, SettingsUpdate } from '../modules/settings/settings.schemas.ts';
 import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
+import type { DocumentKind, DriverDocument, DriverDocuments, UploadDocumentBody } from '../modules/drivers/documents.schemas.ts';
 import type { AccountPhone, CallReceipt, PhoneBody, PhoneCodeBody, PhoneCodeSent } from '../modules/safety/phones.schemas.ts';
 import type { Incident, IncidentStatus, IncidentsQuery, NoteBody, SosBody, SosReceipt } from '../modules/safety/incidents.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
@@ -87,6 +88,9 @@ export type {
   ComplaintStatus,
   CreateUserBody,
   DeletionRequest,
+  DocumentKind,
+  DriverDocument,
+  DriverDocuments,
   DriverLocation,
   DriverProfile,
   EarningDay,
@@ -151,6 +155,7 @@ export type {
   TokenResponse,
   TripCharge,
   VerifyBody,
+  UploadDocumentBody,
   WaitingRule,
 };
 export type { DispatchMode, PaymentMode, RideType } from '../platform/vocabulary.ts';

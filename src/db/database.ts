@@ -1,4 +1,5 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
+import type { DriverDocumentTables } from './driver-document-tables.ts';
 import type { LearnedRoutingTables } from './learned-routing-tables.ts';
 import type { PlatformTables } from './platform-tables.ts';
 import type { ReplayTables } from './replay-tables.ts';
@@ -6,8 +7,7 @@ import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
 import type { RideTables, RideTripColumns } from './ride-trip-columns.ts';
 
-// Row types of every table. Times are epoch milliseconds and flags 0/1 integers, so the same queries and
-// aggregates work unchanged on SQLite and PostgreSQL. Each table's owning module: table-owners.ts.
+// Row types of every table; times are epoch ms and flags 0/1, so queries run alike on SQLite and PostgreSQL. Owners: table-owners.ts.
 
 export interface UsersTable {
   id: Generated<number>;
@@ -271,7 +271,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables, RideTables {
+export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables, RideTables, DriverDocumentTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;

@@ -31,6 +31,7 @@ import * as rideReminders from './migrations/2026-11-29-12-ride-reminders.ts';
 import * as rideStops from './migrations/2026-11-29-21-ride-stops.ts';
 import * as destinationChanges from './migrations/2026-11-29-22-destination-changes.ts';
 import * as accountPhones from './migrations/2026-11-29-31-account-phones.ts';
+import * as driverDocuments from './migrations/2026-11-29-32-driver-documents.ts';
 import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
 import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
 import * as offersCreatedAt from './migrations/2026-11-29-52-offers-created-at.ts';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-21-ride-stops': rideStops,
   '2026-11-29-22-destination-changes': destinationChanges,
   '2026-11-29-31-account-phones': accountPhones,
+  '2026-11-29-32-driver-documents': driverDocuments,
   '2026-11-29-41-detour-cells': detourCells,
   '2026-11-29-51-supply-samples': supplySamples,
   '2026-11-29-52-offers-created-at': offersCreatedAt,

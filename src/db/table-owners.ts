@@ -17,6 +17,7 @@ export const tableOwners = {
   destination_quotes: 'rides',
   driver_presence: 'drivers',
   driver_profiles: 'drivers',
+  driver_documents: 'drivers',
   /** The demand statistics behind insights' forecasts, fed by ride.booked and ride.moved (insights.module.ts). */
   demand_buckets: 'insights',
   /** Learned travel times, fed by completed rides (ride.moved, insights.module.ts); pricing's quotes ask insights for them. */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,7 +45,9 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
     assert.match(blocks[0], /^BASE=http:\/\/localhost:8080\n/);
     const script = `set -euo pipefail\nRIDER=${rider.token}\nDRIVER=${driver.token}\nRIDE=${booked.id}\nOPS=${admin.token}\nSMS=${sms.url}\n${blocks.join('\n').replace('BASE=http://localhost:8080', `BASE=${base}`)}`;
     // Not execFileSync: the service answering the script runs in this process.
-    const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
+    // In a folder of its own: the page writes the files it uploads and downloads.
+    const cwd = mkdtempSync(join(tmpdir(), 'safety-guide-'));
+    const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000, cwd }).finally(() => rmSync(cwd, { recursive: true, force: true }));
     assert.match(output, /^\["expiresAt","url"\]$/m, output);
     assert.match(output, /^\["driverFirstName","etaMinutes","position","status","vehicleModel","vehicleNumber"\]$/m, output);
     assert.match(output, /^\{"message":"Sharing of ride \d+ ended"\}$/m, output);
@@ -56,6 +60,12 @@ describe('docs/safety.md', { skip: missing.length > 0 ? `needs ${missing.join(',
     assert.match(output, /^\{"smsSent":true\}$/m, output);
     assert.match(output, /^\{"phone":"\+919845012345","pendingPhone":null\}$/m, output);
     assert.match(output, /^\["callId","message"\]$/m, output);
+    assert.match(output, /^\{"kind":"licence","status":"pending","valid":false\}$/m, output);
+    assert.match(output, /^\{"missing":\["registration","insurance","permit"\],"cleared":false\}$/m, output);
+    assert.match(output, /^\[\{"kind":"licence","status":"pending"\}\]$/m, output);
+    assert.match(output, /^application\/pdf$/m, output);
+    assert.match(output, /^\{"status":"rejected","reason":"The scan is cut off"\}$/m, output);
+    assert.match(output, /^\{"status":"approved","valid":true\}$/m, output);
     assert.match(output, /^\{"from":"\+919845012345","to":"\+919845067890","callerId":"\+918047000000"\}$/m, output);
   });
 });

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { ComplaintsService } from '../complaints/complaints.service.ts';
 import type { DispatchServices } from '../dispatch/dispatch.module.ts';
+import type { DriverDocuments } from '../drivers/driver-documents.service.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import type { DriversService } from '../drivers/drivers.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
@@ -19,6 +20,8 @@ import { AdminCompliance } from './compliance.service.ts';
 import { supportRoutes } from './complaints.routes.ts';
 import { driverApprovalRoutes } from './drivers.routes.ts';
 import { AdminDrivers } from './drivers.service.ts';
+import { driverDocumentsRoutes } from './driver-documents.routes.ts';
+import { AdminDocuments } from './driver-documents.service.ts';
 import { overviewRoutes } from './overview.routes.ts';
 import { AdminOverview } from './overview.service.ts';
 import { pricingRoutes } from './pricing.routes.ts';
@@ -39,6 +42,7 @@ export interface OperatorDependencies {
   stats: RideStats;
   drivers: DriversService;
   profiles: DriverProfiles;
+  documents: DriverDocuments;
   dispatch: DispatchServices;
   pricing: Pricing;
   payments: PaymentsService;
@@ -52,6 +56,7 @@ export interface OperatorServices {
   overview: AdminOverview;
   rides: AdminRides;
   drivers: AdminDrivers;
+  documents: AdminDocuments;
   pricing: AdminPricing;
   complaints: AdminComplaints;
   compliance: AdminCompliance;
@@ -63,6 +68,7 @@ export function createOperatorServices(deps: OperatorDependencies): OperatorServ
     overview: new AdminOverview({ stats: deps.stats, drivers: deps.drivers, availability: deps.dispatch.availability, payments: deps.payments, incidents: deps.incidents, clock: deps.clock, timeZone: deps.timeZone, simulationSpeed: deps.simulationSpeed }),
     rides: new AdminRides({ rides: deps.rides, users: auth, offers: deps.dispatch.offers, payments: deps.payments, complaints: deps.complaints, audit }),
     drivers: new AdminDrivers({ transactions, profiles: deps.profiles, users: auth, notifications: deps.notifications, audit }),
+    documents: new AdminDocuments({ transactions, documents: deps.documents, notifications: deps.notifications, audit }),
     pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit }),
     complaints: new AdminComplaints({ transactions, complaints: deps.complaints, audit }),
     compliance: new AdminCompliance({ rides: deps.stats, pricing: deps.pricing }),
@@ -70,10 +76,11 @@ export function createOperatorServices(deps: OperatorDependencies): OperatorServ
 }
 
 /** The operator API's routes for those jobs (prefix /admin). */
-export async function operatorRoutes(app: FastifyInstance, { overview, rides, drivers, pricing, complaints, compliance }: OperatorServices) {
+export async function operatorRoutes(app: FastifyInstance, { overview, rides, drivers, documents, pricing, complaints, compliance }: OperatorServices) {
   await app.register(overviewRoutes, { overview });
   await app.register(rideOperationsRoutes, { rides });
   await app.register(driverApprovalRoutes, { drivers });
+  await app.register(driverDocumentsRoutes, { documents });
   await app.register(pricingRoutes, { pricing });
   await app.register(supportRoutes, { complaints });
   await app.register(complianceRoutes, { compliance });

@@ -5,6 +5,7 @@ import { toIso, type Clock } from '../../platform/clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { DriverDocuments } from './driver-documents.service.ts';
 import * as repository from './drivers.repository.ts';
 import type { Approval, DriverProfile, ProfileBody } from './drivers.schemas.ts';
 import { DEFAULT_RIDE_TYPE, type RideType } from '../../platform/vocabulary.ts';
@@ -26,6 +27,9 @@ export interface DriverProfilesDependencies {
   events: DomainEventsDispatcher;
   /** DRIVER_APPROVAL_REQUIRED: drivers get no offers and cannot accept until an operator approves them. */
   approvalRequired: boolean;
+  /** DRIVER_DOCUMENTS_REQUIRED: drivers get no offers and cannot accept without every document valid. */
+  documentsRequired: boolean;
+  documents: Pick<DriverDocuments, 'cleared'>;
 }
 
 /** Drivers' vehicles and their approval by operators. */
@@ -60,10 +64,11 @@ export class DriverProfiles {
     return toProfile(row);
   }
 
-  /** What dispatch needs: the vehicle of each driver allowed offers now (approved, when approval is required). */
+  /** What dispatch needs: the vehicle of each driver allowed offers now (approved, and with valid documents, when these are required). */
   async dispatchable(driverIds: readonly number[]): Promise<Map<number, VehicleType>> {
-    const rows = await repository.findProfiles(this.#deps.db, driverIds);
-    return new Map(rows.filter((row) => this.#cleared(row.approval)).map((row) => [row.driver_id, row.vehicle_type as VehicleType]));
+    const rows = (await repository.findProfiles(this.#deps.db, driverIds)).filter((row) => this.#cleared(row.approval));
+    const documented = this.#deps.documentsRequired ? await this.#deps.documents.cleared(rows.map((row) => row.driver_id)) : undefined;
+    return new Map(rows.filter((row) => !documented || documented.has(row.driver_id)).map((row) => [row.driver_id, row.vehicle_type as VehicleType]));
   }
 
   /** The vehicles of these drivers, as a rider sees who is coming: type, model and plate. Drivers without a profile are left out. */
@@ -74,7 +79,8 @@ export class DriverProfiles {
 
   /**
    * Whether the driver may take a ride of this type, on every way of accepting: the account must be
-   * a driver (checked when an admin names one), approved when approval is required, and their
+   * a driver (checked when an admin names one), approved when approval is required, with valid
+   * documents when they are required, and their
    * vehicle must serve the ride type (SERVES). A driver without a profile is the contract's plain
    * DRIVER: they serve the default ride type only, and nothing when approval is required.
    */
@@ -82,6 +88,9 @@ export class DriverProfiles {
     if (checkRole && (await this.#deps.users.findUser(driverId))?.role !== 'DRIVER') throw badRequest('driverId must belong to a DRIVER account');
     const row = await repository.findProfile(this.#deps.db, driverId);
     if (this.#deps.approvalRequired && row?.approval !== 'approved') throw forbidden('This driver is not approved to take rides yet', 'DRIVER_NOT_APPROVED');
+    if (this.#deps.documentsRequired && !(await this.#deps.documents.cleared([driverId])).has(driverId)) {
+      throw forbidden('This driver needs a valid, approved licence, registration, insurance and permit to take rides', 'DOCUMENTS_INVALID');
+    }
     const serves = row ? SERVES[row.vehicle_type as VehicleType] : [DEFAULT_RIDE_TYPE];
     if (!serves.includes(rideType)) {
       const vehicle = row ? `a ${row.vehicle_type}` : 'no vehicle profile';

@@ -106,6 +106,9 @@ export const IN_MVAG_2025: readonly ComplianceRule[] = [
   },
 ];
 
+/** The oldest vehicle each profile lets take rides, in years since its first registration (drivers' documents check it). */
+export const VEHICLE_AGE_LIMIT_YEARS: Record<ComplianceProfile, number> = { 'IN-MVAG-2025': 8 };
+
 export const COMPLIANCE_RULES: Record<ComplianceProfile, readonly ComplianceRule[]> = { 'IN-MVAG-2025': IN_MVAG_2025 };
 
 export interface Breach {

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/transaction.ts';
 import type { ServiceBus } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { versionBreaches } from './compliance.ts';
+import { VEHICLE_AGE_LIMIT_YEARS, versionBreaches } from './compliance.ts';
 import { checkRules } from './pricing.model.ts';
 import * as repository from './pricing.repository.ts';
 import type { PricingRules, PricingVersion } from './pricing.schemas.ts';
@@ -45,6 +45,12 @@ export class Pricing {
 
   current(): { version: number; rules: PricingRules } {
     return { version: this.#current, rules: this.#versions.get(this.#current)!.rules };
+  }
+
+  /** The oldest a vehicle may be under the compliance profile the current version names (IN-MVAG-2025: 8 years); null without one. */
+  vehicleAgeLimitYears(): number | null {
+    const profile = this.current().rules.compliance;
+    return profile ? VEHICLE_AGE_LIMIT_YEARS[profile] : null;
   }
 
   /** The rules of a version (a ride's); one made a moment ago on another instance is read on demand. */

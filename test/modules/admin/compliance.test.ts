@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
+import { COMPLIANT } from './compliant-rules.ts';
 import { call } from '../../helpers/app.ts';
 import { signUp } from '../../helpers/factories.ts';
 import { accept, assertError, assertOk, bookRide } from '../../helpers/rides.ts';
@@ -10,17 +11,6 @@ import { auditOf, operatorApp, type OperatorApp } from './operator.ts';
 // Compliance profiles through HTTP: a version naming IN-MVAG-2025 cannot be saved while it breaks a
 // rule; GET /admin/compliance lists the rides of a period that break one.
 
-const COMPLIANT: PricingRules = {
-  ...FIRST_RULES,
-  fares: Object.fromEntries(Object.entries(FIRST_RULES.fares).map(([type, rate]) => [type, { ...rate, baseKm: 3 }])) as PricingRules['fares'],
-  surgeFloor: 1,
-  surgeCap: 2,
-  driverShare: 0.8,
-  cancellation: { ACCEPTED: { share: 0.1, min: 0, max: 50 }, PICKED: { share: 0.1, min: 0, max: 100 } },
-  driverCancellation: { share: 0.1, min: 0, max: 100 },
-  validCancellationReasons: ['Vehicle breakdown'],
-  compliance: 'IN-MVAG-2025',
-};
 
 describe('operator API: compliance', () => {
   let op: OperatorApp;
