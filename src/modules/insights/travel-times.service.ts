@@ -22,6 +22,11 @@ export interface CompletedTrip {
 
 /** Cells other instances learned reach this one's quotes within this time. */
 export const TRAVEL_TIMES_REFRESH_MS = 60_000;
+/**
+ * This instance's own trips reach the router's detour factors within this time: at most one rebuild of
+ * the factors (and of the router's memo of places, see learned-detours.ts) a second, however many trips end.
+ */
+export const DETOURS_PUBLISH_MS = 1_000;
 
 export interface TravelTimesDependencies {
   db: Db;
@@ -49,6 +54,7 @@ export class TravelTimes {
   /** The zones detour cells were learned for: the factors handed to the router. */
   #detourZones = new Set<string>();
   #refresh: NodeJS.Timeout | undefined;
+  #publishing: NodeJS.Timeout | undefined;
 
   constructor(deps: TravelTimesDependencies) {
     this.#deps = deps;
@@ -63,6 +69,7 @@ export class TravelTimes {
 
   stop(): void {
     clearInterval(this.#refresh);
+    clearTimeout(this.#publishing);
   }
 
   /** The factor for the router's minutes of a trip from `pickup` to `drop` starting at `at` (1 until its cell has trips). */
@@ -86,7 +93,10 @@ export class TravelTimes {
     await this.#deps.transactions.run((tx) => repository.addDetour(tx.db, zone, ratio));
     this.#detours.observe(detourKeys(zone, districtOf), ratio);
     this.#detourZones.add(zone);
-    this.#publishDetours();
+    this.#publishing ??= setTimeout(() => {
+      this.#publishing = undefined;
+      this.#publishDetours();
+    }, DETOURS_PUBLISH_MS).unref();
   }
 
   async #load(): Promise<void> {
