@@ -4,6 +4,7 @@ import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { accept, assertError, assertOk, bookRide, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
 import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
+import { receiptFigures, receiptMismatches } from '../../../src/modules/rides/ride-receipt.ts';
 
 // The rider changes the destination while ACCEPTED or PICKED (decisions.md "Scheduled rides, stops
 // and changes"): a quote that changes nothing, applied once when confirmed; the driver hears at once;
@@ -60,6 +61,9 @@ describe('changing the destination', () => {
     assert.deepEqual([b.distanceKm, b.durationMinutes, b.distanceAndTimeFare], [q.distanceKm, q.durationMinutes, q.fare]);
     assert.deepEqual([done.body.fare, done.body.upfrontFare, b.upfrontFare], [q.fare, booked.fare, booked.fare]);
     assert.equal(done.body.destinationChanges.length, 1);
+    const { receipt } = (await call(t.app, 'GET', `/rides/${booked.id}/receipt`, { token: rider.token })).body;
+    assert.deepEqual([receipt.fare, receipt.inputs.distanceKm], [q.fare, q.distanceKm]);
+    assert.deepEqual(receiptMismatches(receipt, receiptFigures(receipt, (await call(t.app, 'GET', `/pricing/versions/${receipt.pricingVersion}`)).body)), []);
     await drivers.socket.close();
   });
 

@@ -5,6 +5,7 @@ import { signUp, type TestUser } from '../../helpers/factories.ts';
 import { accept, assertError, assertOk, northOf, setStatus, TRIP } from '../../helpers/rides.ts';
 import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 import type { OperatorApp } from '../admin/operator.ts';
+import { receiptFigures, receiptMismatches } from '../../../src/modules/rides/ride-receipt.ts';
 import { lateEveningApp, MINI } from './late-evening.ts';
 
 // Stops between pickup and drop (decisions.md "Scheduled rides, stops and changes"): the quote and
@@ -143,6 +144,10 @@ describe('reaching stops', () => {
     );
     assert.equal(done.body.fare, b.distanceAndTimeFare + b.stopsFare + b.waitingFare + b.tollsFare + b.parkingFare);
     assert.equal(done.body.stops[1].leftAt, done.body.completedAt, 'the drop leaves the last stop');
+    // The receipt charges the same stops and waiting, and recomputes to the fare from the public version.
+    const { receipt } = (await call(t.app, 'GET', `/rides/${booked.id}/receipt`, { token: rider.token })).body;
+    assert.deepEqual([receipt.fare, receipt.inputs.stops, receipt.inputs.waitingMinutes], [done.body.fare, 2, 5]);
+    assert.deepEqual(receiptMismatches(receipt, receiptFigures(receipt, (await call(t.app, 'GET', `/pricing/versions/${receipt.pricingVersion}`)).body)), []);
     await riders.socket.close();
   });
 
