@@ -69,14 +69,15 @@ export interface ServerAndBrowser {
 }
 
 /**
- * The file's server (startWebServer's defaults) and Chromium, started before its first test. After
- * its last, the screens as they stand are saved (where a failed test stopped), then both stop.
+ * The file's server (startWebServer's defaults, with `extra` settings) and Chromium, started before
+ * its first test. After its last, the screens as they stand are saved (where a failed test stopped),
+ * then both stop.
  */
-export function serverAndBrowser(): ServerAndBrowser {
+export function serverAndBrowser(extra: Record<string, string> = {}): ServerAndBrowser {
   let server: WebServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    server = await startWebServer();
+    server = await startWebServer(extra);
     browser = await launchChromium();
   });
   after(async () => {

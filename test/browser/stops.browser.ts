@@ -6,9 +6,11 @@ import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './brow
 
 // Stops and a changed destination through the apps: the rider books with a stop on the way and its
 // price shown, changes the destination once a driver is coming (the quote shown, then confirmed),
-// and the driver's app shows the stop list, drives to the next stop and marks it reached.
+// and the driver's app shows the stop list, drives to the next stop and marks it reached; the
+// operators' console shows both on the ride.
 
-const web = serverAndBrowser();
+const OPERATOR = 'stops-operator@example.com';
+const web = serverAndBrowser({ ADMIN_EMAILS: OPERATOR });
 /** Near MG Road Metro, where the rider is picked up. */
 const NEAR_MG_ROAD = { latitude: 12.9806, longitude: 77.6066 };
 
@@ -79,6 +81,16 @@ test('a rider books with a stop and changes the destination; the driver sees the
   // The rider's app hears the mark.
   await r.getByLabel('Stops').getByText(/^Lalbagh Botanical Garden — reached /).waitFor();
   await driver.check('stop-reached');
+
+  const operator = await accountOverHttp(web.server, 'ADMIN', 'Devi Operator', OPERATOR);
+  const opsContext = await phone(web.browser);
+  const ops = new Screens(await opsContext.newPage(), 'ops-stops');
+  await logIn(ops, `${web.server.url}/app/ops#/rides/${booked.id}`, operator);
+  await ops.page.getByRole('heading', { name: `Ride ${booked.id}` }).waitFor();
+  await ops.page.getByLabel('Stops').getByText(/^Lalbagh Botanical Garden — reached /).waitFor();
+  await ops.page.getByText(new RegExp(`^to HSR Layout at .+: ₹${booked.fare} → ₹${quoted}$`)).waitFor();
+  await ops.check('ride-with-stops');
   await riderContext.close();
   await driverContext.close();
+  await opsContext.close();
 });

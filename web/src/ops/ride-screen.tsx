@@ -7,6 +7,7 @@ import { useAction } from '../ui/use-action.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { describeEvent } from './timeline.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { StopList } from '../ui/stop-list.tsx';
 
 const FINISHED = new Set<RideStatus>(['COMPLETED', 'CANCELLED']);
 
@@ -41,6 +42,10 @@ export function RideScreen({ rideId }: { rideId: number }) {
                 ['Payment', `${ride.paymentMode} · ${ride.paymentStatus ?? 'not paid'}`],
                 ['Refunded', money(ride.refundedAmountInInr)],
                 ['Booked', dateTimeOf(ride.createdAt)],
+                ...(ride.destinationChanges ?? []).map((change, i): [string, string] => [
+                  `Destination change ${i + 1}`,
+                  `to ${change.dropLocation ?? 'a pinned point'} at ${dateTimeOf(change.confirmedAt)}: ${money(change.previousFare)} → ${money(change.fare)}`,
+                ]),
               ]}
             />
             {!FINISHED.has(ride.status) && (
@@ -49,6 +54,7 @@ export function RideScreen({ rideId }: { rideId: number }) {
               </button>
             )}
           </div>
+          <StopList ride={ride} />
           <div class="card stack">
             <h3 class="flush">Timeline</h3>
             <ol class="timeline">
