@@ -65,6 +65,8 @@ export function createApi(storageKey: string) {
       shared: (token: string) => http.call(routes.safety.shared, { params: { token } }),
       /** SOS: operators are alerted and the emergency contact is sent the trip's link. */
       sos: (rideId: Id, note?: string) => http.call(routes.safety.sos, { params: byRide(rideId), body: note ? { note } : {} }),
+      /** A masked call to the ride's other party: both phones ring, neither number is shown. */
+      call: (rideId: Id) => http.call(routes.safety.call, { params: byRide(rideId) }),
     },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */

@@ -13,6 +13,7 @@ import { Stars } from '../ui/stars.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { CallButton } from '../ui/call-button.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
 import { nextStopOf, StopList } from '../ui/stop-list.tsx';
 
@@ -50,6 +51,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
   return (
     <div class="stack">
       {active && <SosButton rideId={ride.id} />}
+      {active && <CallButton rideId={ride.id} callee="rider" />}
       <div class="card stack">
         <h3 data-status={ride.status}>
           {ride.status === 'ACCEPTED'

@@ -18,6 +18,7 @@ import { RatingForm } from './rating-form.tsx';
 import { ShareTrip } from './share-trip.tsx';
 import { ChangeDestination } from './change-destination.tsx';
 import { StopList } from '../ui/stop-list.tsx';
+import { CallButton } from '../ui/call-button.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
 
 interface Props {
@@ -69,6 +70,7 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
       {following && <SosButton rideId={ride.id} />}
+      {following && <CallButton rideId={ride.id} callee="driver" />}
       {following && <ShareTrip ride={ride} />}
       <MapView label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
