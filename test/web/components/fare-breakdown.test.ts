@@ -81,8 +81,20 @@ describe('the fare breakdown on a ride', () => {
 
   test('a fare recomputed from the trip says so and why', async () => {
     const root = await card({ ...UPFRONT, recomputed: true, recomputeReason: 'the trip was 32 % longer than quoted', fare: 260, distanceAndTimeFare: 260 }, mount(), true);
-    assert.match(root.textContent ?? '', /Recomputed from the trip that happened: the trip was 32 % longer than quoted\./);
+    assert.match(root.textContent ?? '', /Recomputed: the trip was 32 % longer than quoted\./);
     assert.ok(facts(root).includes('Total: ₹260'));
+  });
+
+  test('stops and the waiting at them, and a fare that follows a changed destination, say so', async () => {
+    const reason = "the rider changed the destination to HSR Layout: the route confirmed (12 km, 30 min: ₹246) replaces the booking's (10 km, 25 min: ₹208)";
+    const root = await card(
+      { ...UPFRONT, stops: 2, stopsFare: 50, waitingMinutes: 6, stopWaitingMinutes: 5, waitingFare: 12, recomputed: true, recomputeReason: reason, distanceAndTimeFare: 246, fare: 308 },
+      mount(),
+      true,
+    );
+    assert.ok(facts(root).includes('Stops (2): ₹50'));
+    assert.ok(facts(root).includes('Waiting (6 min, 5 min at stops): ₹12'));
+    assert.ok((root.textContent ?? '').includes(`Recomputed: ${reason}.`));
   });
 
   test('a ride without a breakdown (before the service gives one) shows none', () => {

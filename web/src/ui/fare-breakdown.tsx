@@ -23,7 +23,8 @@ export function FareBreakdownCard({ breakdown, done }: { breakdown: FareBreakdow
   if (b.night) items.push(['Night', `× ${b.nightMultiplier}`]);
   items.push(['Distance and time', money(b.distanceAndTimeFare)]);
   if (b.stops > 0) items.push([`Stops (${b.stops})`, money(b.stopsFare)]);
-  if (b.waitingMinutes > 0) items.push([`Waiting (${minutes(b.waitingMinutes)})`, money(b.waitingFare)]);
+  const atStops = b.stopWaitingMinutes ?? 0;
+  if (b.waitingMinutes > 0) items.push([`Waiting (${minutes(b.waitingMinutes)}${atStops > 0 ? `, ${minutes(atStops)} at stops` : ''})`, money(b.waitingFare)]);
   for (const charge of b.charges) items.push([`${CHARGE_LABELS[charge.kind]}${charge.note ? `: ${charge.note}` : ''}`, money(charge.amountInInr)]);
   items.push([done ? 'Total' : 'Total so far', money(b.fare)]);
   return (
@@ -31,7 +32,8 @@ export function FareBreakdownCard({ breakdown, done }: { breakdown: FareBreakdow
       <h3 class="flush">Fare</h3>
       <Facts items={items} />
       {b.recomputed ? (
-        <Notice kind="warn">Recomputed from the trip that happened{b.recomputeReason ? `: ${b.recomputeReason}` : ''}.</Notice>
+        // The reason says from what: the trip that happened, or the route of a destination the rider changed to.
+        <Notice kind="warn">{b.recomputeReason ? `Recomputed: ${b.recomputeReason}.` : 'Recomputed from the trip that happened.'}</Notice>
       ) : (
         b.fare !== b.upfrontFare && <p class="muted flush">Upfront fare {money(b.upfrontFare)}; waiting, stops, tolls and parking come on top.</p>
       )}
