@@ -57,6 +57,10 @@ export function createApi(storageKey: string) {
       accept: (offerId: Id) => http.call(routes.offers.accept, { params: { offerId } }),
       decline: (offerId: Id, body: BodyOf<typeof routes.offers.decline>) => http.call(routes.offers.decline, { params: { offerId }, body }),
     },
+    upcoming: {
+      list: () => http.call(routes.upcoming.list),
+      accept: (rideId: Id) => http.call(routes.upcoming.accept, { params: byRide(rideId) }),
+    },
     safety: {
       /** A new sharing link for family or friends: a page with the driver, the vehicle and where they are. */
       share: (rideId: Id) => http.call(routes.safety.share, { params: byRide(rideId) }),

@@ -6,6 +6,7 @@ import { Shell } from '../ui/shell.tsx';
 import { DriveScreen } from './drive-screen.tsx';
 import { EarningsScreen } from './earnings-screen.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
+import { UpcomingScreen } from './upcoming-screen.tsx';
 import { useDriver } from './use-driver.ts';
 
 export function DriverApp() {
@@ -24,7 +25,7 @@ export function DriverApp() {
   return <SignedIn key={session.userId} />;
 }
 
-const ROUTES = ['/', '/profile', '/earnings', '/notifications'] as const;
+const ROUTES = ['/', '/upcoming', '/profile', '/earnings', '/notifications'] as const;
 
 function SignedIn() {
   const api = useApi();
@@ -38,6 +39,7 @@ function SignedIn() {
       route={route}
       links={[
         { route: '/', label: 'Drive' },
+        { route: '/upcoming', label: 'Upcoming' },
         { route: '/earnings', label: 'Earnings' },
         { route: '/profile', label: 'Vehicle' },
       ]}
@@ -50,6 +52,7 @@ function SignedIn() {
     >
       {route === '/profile' && <ProfileScreen profile={driver.profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={driver.setProfile} />}
       {route === '/earnings' && <EarningsScreen />}
+      {route === '/upcoming' && <UpcomingScreen />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' && <DriveScreen driver={driver} />}
     </Shell>

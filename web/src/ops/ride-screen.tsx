@@ -42,6 +42,7 @@ export function RideScreen({ rideId }: { rideId: number }) {
                 ['Payment', `${ride.paymentMode} · ${ride.paymentStatus ?? 'not paid'}`],
                 ['Refunded', money(ride.refundedAmountInInr)],
                 ['Booked', dateTimeOf(ride.createdAt)],
+                ...(ride.scheduledAt ? ([['Pickup booked for', dateTimeOf(ride.scheduledAt)]] as Array<[string, string]>) : []),
                 ...(ride.destinationChanges ?? []).map((change, i): [string, string] => [
                   `Destination change ${i + 1}`,
                   `to ${change.dropLocation ?? 'a pinned point'} at ${dateTimeOf(change.confirmedAt)}: ${money(change.previousFare)} → ${money(change.fare)}`,

@@ -109,6 +109,7 @@ function RideItem({ ride }: { ride: Ride }) {
       <span>
         {ride.pickupLocation ?? 'Pinned point'} → {ride.dropLocation ?? 'pinned point'}
       </span>
+      {ride.scheduledAt && <span data-testid="scheduled-at">Booked ahead for {dateTimeOf(ride.scheduledAt)}</span>}
       <span class="muted">
         {dateTimeOf(ride.createdAt)} · {RIDE_TYPE_LABELS[ride.rideType]} · rider {ride.riderName ?? ''} ({ride.riderId}){ride.driverId !== null && ` · driver ${ride.driverId}`}
       </span>

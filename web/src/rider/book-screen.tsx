@@ -17,6 +17,15 @@ interface Props {
 
 type End = 'pickup' | 'drop';
 
+type When = 'now' | 'later';
+const WHEN_LABELS: Record<When, string> = { now: 'Now', later: 'Later' };
+
+/** An instant as a datetime-local input shows it: the device's local date and time, to the minute. */
+const localInput = (epochMs: number): string => {
+  const local = new Date(epochMs - new Date(epochMs).getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+};
+
 const pinned = (point: Point): Place => ({ name: `Pinned point ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`, ...point });
 
 /** Where from, where to, which ride type at what price, how to pay: then book. */
@@ -32,6 +41,9 @@ export function BookScreen({ onBooked }: Props) {
   const [estimates, setEstimates] = useState<FareEstimate[] | null>(null);
   const [rideType, setRideType] = useState<RideType>('mini');
   const [paymentMode, setPaymentMode] = useState<PaymentMode>('CASH');
+  // Now, or a pickup time ahead (the input's local date and time; empty until picked).
+  const [when, setWhen] = useState<When>('now');
+  const [later, setLater] = useState('');
 
   // The rider's own defaults: vehicle type and payment method from their settings.
   useEffect(() => {
@@ -68,6 +80,7 @@ export function BookScreen({ onBooked }: Props) {
         rideType,
         paymentMode,
         stops: chosenStops.map(({ lat, lon, name }) => ({ lat, lon, place: name })),
+        ...(when === 'later' && later ? { scheduledAt: new Date(later).toISOString() } : {}),
       }),
     );
   });
@@ -159,11 +172,22 @@ export function BookScreen({ onBooked }: Props) {
               />
             </div>
           )}
+          <Field label="When">
+            <Choice name="when" value={when} labels={WHEN_LABELS} onChange={setWhen} />
+          </Field>
+          {when === 'later' && (
+            <>
+              <Field label="Pickup time">
+                <input type="datetime-local" required value={later} min={localInput(Date.now() + 30 * 60_000)} onInput={(event) => setLater(event.currentTarget.value)} />
+              </Field>
+              <p class="muted">Booked ahead, the price is set now without demand pricing and held. A driver may take it ahead; otherwise we look for one 20 minutes before.</p>
+            </>
+          )}
           <Field label="Payment">
             <Choice name="paymentMode" value={paymentMode} labels={PAYMENT_MODE_LABELS} onChange={setPaymentMode} />
           </Field>
           <ErrorNotice message={book.error} />
-          <button type="submit" class="wide" disabled={book.busy || !chosen}>
+          <button type="submit" class="wide" disabled={book.busy || !chosen || (when === 'later' && !later)}>
             {book.busy ? 'Booking…' : chosen ? `Book ${RIDE_TYPE_LABELS[chosen.rideType]} for ${money(chosen.fare)}` : 'Book'}
           </button>
         </form>

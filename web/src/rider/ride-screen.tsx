@@ -6,7 +6,7 @@ import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
 import { useSettings } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
-import { km, minutes, money, timeOf } from '../ui/format.ts';
+import { dateTimeOf, km, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
 import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
@@ -61,7 +61,14 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
         </h2>
         <span class="muted">Ride {ride.id}</span>
       </div>
-      {ride.status === 'REQUESTED' && <Notice>We are asking drivers near you. This usually takes under a minute.</Notice>}
+      {ride.scheduledAt && (
+        <p class="muted" data-testid="scheduled-at">
+          Booked for {dateTimeOf(ride.scheduledAt)}
+        </p>
+      )}
+      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId !== null && <Notice>A driver has taken your ride and will be on the way shortly before your time.</Notice>}
+      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId === null && <Notice>We will look for a driver 20 minutes before your time. You can cancel for free until an hour before.</Notice>}
+      {ride.status === 'REQUESTED' && !ride.scheduledAt && <Notice>We are asking drivers near you. This usually takes under a minute.</Notice>}
       {ride.noDriverFoundAt && ride.status === 'REQUESTED' && <Notice kind="warn">No driver is free nearby right now. You can wait or cancel for free.</Notice>}
       {following && away !== null && (
         <p class="eta" role="status" data-testid="eta">
