@@ -5,7 +5,8 @@ import { http } from '../helpers/server-process.ts';
 import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type WebServer } from './browser.ts';
 
 // Rides booked ahead through the apps: the rider books for later with the date-time picker and sees the
-// time on the ride, the driver finds it under Upcoming and takes it, the operator sees the time in Rides.
+// time on the ride, the driver finds it under Upcoming and takes it, the operator sees it counted on
+// Live and its time in Rides.
 
 const OPERATOR = 'ops-scheduled@example.com';
 const web = {} as { server: WebServer; browser: Browser };
@@ -29,7 +30,7 @@ function twoDaysAt0530(): { input: string; instant: Date } {
   return { input: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}T05:30`, instant: day };
 }
 
-test('a rider books for later; the driver takes it from Upcoming; the operator sees when it is booked for', async () => {
+test('a rider books for later; the driver takes it from Upcoming; the operator sees it in the overview and when it is booked for', async () => {
   const riderAccount = await accountOverHttp(web.server, 'USER', 'Meera Rider');
   const driverAccount = await accountOverHttp(web.server, 'DRIVER', 'Kiran Driver');
   assert.equal((await http(`${web.server.url}/drivers/me/profile`, 'PUT', { vehicleType: 'mini', vehicleNumber: 'KA03SC0303' }, driverAccount.token)).status, 200);
@@ -73,6 +74,7 @@ test('a rider books for later; the driver takes it from Upcoming; the operator s
   const opsContext = await phone(web.browser);
   const ops = new Screens(await opsContext.newPage(), 'ops-scheduled');
   await logIn(ops, `${web.server.url}/app/ops`, operator);
+  await ops.page.locator('.figure').filter({ hasText: 'Booked ahead' }).filter({ hasText: '1 (1 taken)' }).waitFor();
   await ops.page.getByRole('link', { name: 'Rides' }).click();
   await ops.page.getByLabel('Rides found').locator('li').filter({ hasText: `Ride ${booked.id}` }).getByTestId('scheduled-at').waitFor();
   await ops.check('rides-scheduled');

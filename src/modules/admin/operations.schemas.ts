@@ -22,6 +22,10 @@ export const Overview = Type.Object({
     description: 'Rides booked today, by the status each is in now',
   }),
   openRequests: Type.Integer({ minimum: 0, description: 'Rides waiting for a driver now, whenever booked' }),
+  bookedAhead: Type.Object({
+    waiting: Count,
+    taken: Count,
+  }, { description: 'Rides booked ahead still waiting for their time (not yet in dispatch), and how many of them a driver took ahead' }),
   cancellationRate: Nullable(Type.Number({ minimum: 0, maximum: 1, description: "Share of today's rides that were cancelled; null before the first booking" })),
   completedFaresInr: Type.Integer({ minimum: 0, description: "Fares of today's rides that are completed" }),
   payments: Type.Object({

@@ -9,7 +9,7 @@ import type { Overview } from './operations.schemas.ts';
 const HOUR_MS = 3_600_000;
 
 export interface OverviewDependencies {
-  stats: Pick<RideStats, 'live' | 'bookedSince' | 'waitsSince'>;
+  stats: Pick<RideStats, 'live' | 'bookedSince' | 'waitsSince' | 'bookedAhead'>;
   drivers: Pick<DriversService, 'onlineCount'>;
   availability: Pick<AvailableDrivers, 'countByVehicle'>;
   payments: Pick<PaymentsService, 'receivedSince'>;
@@ -42,7 +42,7 @@ export class AdminOverview {
     const now = this.#deps.clock.now();
     const speed = this.#deps.simulationSpeed ?? 1;
     const todayStartedAt = startOfLocalDay(now, this.#deps.timeZone);
-    const [booked, live, waits, online, available, payments, incidents] = await Promise.all([
+    const [booked, live, waits, online, available, payments, incidents, ahead] = await Promise.all([
       this.#deps.stats.bookedSince(todayStartedAt),
       this.#deps.stats.live(),
       this.#deps.stats.waitsSince(now - HOUR_MS / speed),
@@ -50,6 +50,7 @@ export class AdminOverview {
       this.#deps.availability.countByVehicle(),
       this.#deps.payments.receivedSince(todayStartedAt),
       this.#deps.incidents.figures(todayStartedAt),
+      this.#deps.stats.bookedAhead(),
     ]);
     const ridesToday = booked.rides;
     const bookedToday = Object.values(ridesToday).reduce((sum, rides) => sum + rides, 0);
@@ -59,6 +60,7 @@ export class AdminOverview {
       todayStartedAt: toIso(todayStartedAt),
       ridesToday,
       openRequests: live.openRequests,
+      bookedAhead: ahead,
       cancellationRate: bookedToday === 0 ? null : round(ridesToday.CANCELLED / bookedToday, 4),
       completedFaresInr: booked.completedFares,
       payments: { received: payments.count, amountInInr: payments.amountInInr },

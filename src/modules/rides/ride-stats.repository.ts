@@ -16,6 +16,18 @@ export async function openRequests(db: Db): Promise<{ rides: number; riders: num
   return { rides: Number(row.rides), riders: Number(row.riders) };
 }
 
+/** Rides booked ahead still waiting for their time, and how many of them a driver took ahead (rides_scheduled_waiting). */
+export async function bookedAhead(db: Db): Promise<{ waiting: number; taken: number }> {
+  const row = await db
+    .selectFrom('rides')
+    .select((eb) => [eb.fn.countAll<number>().as('waiting'), eb.fn.count<number>('driver_id').as('taken')])
+    .where('scheduled_at', 'is not', null)
+    .where('released_at', 'is', null)
+    .where('status', '=', 'REQUESTED')
+    .executeTakeFirstOrThrow();
+  return { waiting: Number(row.waiting), taken: Number(row.taken) };
+}
+
 /** Drivers on an ACCEPTED or PICKED ride (at most one each). */
 export async function countBusyDrivers(db: Db): Promise<number> {
   const row = await db.selectFrom('rides').select((eb) => eb.fn.countAll<number>().as('count')).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirstOrThrow();

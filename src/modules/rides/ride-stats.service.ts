@@ -21,6 +21,11 @@ export class RideStats {
     return { openRequests: open.rides, openRiders: open.riders, busyDrivers };
   }
 
+  /** Rides booked ahead still waiting for their time (not yet in dispatch), and how many a driver took ahead. */
+  bookedAhead(): Promise<{ waiting: number; taken: number }> {
+    return repository.bookedAhead(this.#db);
+  }
+
   /** Rides booked since `since` per status now, with their fares: the operators' day. */
   bookedSince(since: number): ReturnType<typeof repository.bookedSince> {
     return repository.bookedSince(this.#db, since);

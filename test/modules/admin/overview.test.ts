@@ -39,10 +39,12 @@ describe('GET /admin/overview', () => {
 
   test("the figures are exactly today's rides, waits, fares, payments and drivers", async () => {
     const { t, admin } = op;
-    const [openRider, doneRider, goingRider, quitter] = await signUpMany(t, 4, 'USER');
+    const [openRider, doneRider, goingRider, quitter, planner] = await signUpMany(t, 5, 'USER');
     const [fast, slow] = await signUpMany(t, 2, 'DRIVER');
 
     const open = await bookRide(t, openRider);
+    // Booked today for tomorrow: a ride of today's, waiting for its time, not an open request.
+    const ahead = await bookRide(t, planner, { scheduledAt: new Date(t.clock.now() + 24 * HOUR).toISOString() });
     // Accepted 30 s after booking, picked up 4 minutes later, completed.
     const done = await bookRide(t, doneRider);
     t.clock.advance(30_000);
@@ -80,9 +82,10 @@ describe('GET /admin/overview', () => {
       generatedAt: new Date(now).toISOString(),
       timeZone: 'Asia/Kolkata',
       todayStartedAt: new Date(startOfLocalDay(now, 'Asia/Kolkata')).toISOString(),
-      ridesToday: { REQUESTED: 1, ACCEPTED: 1, PICKED: 0, COMPLETED: 1, CANCELLED: 1 },
+      ridesToday: { REQUESTED: 2, ACCEPTED: 1, PICKED: 0, COMPLETED: 1, CANCELLED: 1 },
       openRequests: 2,
-      cancellationRate: 0.25,
+      bookedAhead: { waiting: 1, taken: 0 },
+      cancellationRate: 0.2,
       completedFaresInr: done.fare,
       payments: { received: 1, amountInInr: 150 },
       drivers: { online: 3, available: 1, availableByVehicle: { bike: 0, auto: 0, mini: 1, sedan: 0, suv: 0 }, busy: 1 },
@@ -91,6 +94,8 @@ describe('GET /admin/overview', () => {
       lastHour: { acceptedRides: 2, meanAcceptDelaySeconds: 60, pickedUpRides: 1, meanPickupMinutes: 4 },
     });
     assert.ok(yesterdays.id < open.id);
+    // Cancelled, so it does not enter dispatch when the next test moves the clock past its time.
+    assertOk(await call(t.app, 'POST', `/rides/cancel/${ahead.id}`, { token: planner.token, body: { reason: 'changed plans' } }));
   });
 
   test('a day without rides has no cancellation rate and no waits', async () => {

@@ -94,6 +94,7 @@ function Figures({ overview }: { overview: Overview }) {
   const booked = Object.values(ridesToday).reduce((sum, count) => sum + count, 0);
   const figures: Array<[string, string]> = [
     ['Open requests', String(overview.openRequests)],
+    ['Booked ahead', `${overview.bookedAhead.waiting} (${overview.bookedAhead.taken} taken)`],
     ['Drivers online', String(drivers.online)],
     ['Available', String(drivers.available)],
     ['On a ride', String(drivers.busy)],
