@@ -124,6 +124,20 @@ export class HttpClient {
     return this.#retrying(url, init, await this.#tokens.renew(token));
   }
 
+  /** A route that answers a file rather than JSON: its bytes, or an ApiError with the refusal's code. */
+  async file<R extends Route>(route: R, ...[input]: Args<R>): Promise<Blob> {
+    const given = (input ?? {}) as { params?: Record<string, string | number> };
+    const token = this.#tokens?.token();
+    let response: Response;
+    try {
+      response = await this.#fetch(this.baseUrl + pathOf(route, given.params), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    } catch (cause) {
+      throw Object.assign(new ApiError(0, 'NETWORK', 'The service cannot be reached. Check your connection and try again.'), { cause });
+    }
+    if (!response.ok) throw toError({ status: response.status, body: parseJson(await response.text()), headers: response.headers });
+    return response.blob();
+  }
+
   async #retrying(url: string, init: RequestInit, token: string | undefined): Promise<Answer> {
     const headers = { ...(init.headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) };
     for (let attempt = 0; ; attempt++) {

@@ -2,7 +2,7 @@ import type { BodyOf, QueryOf } from '../../../src/contract/http-client.ts';
 import { oneKeyPerIntent } from '../../../src/contract/idempotency.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import { ApiClient } from './client.ts';
-import type { BookBody, OrderBody, PricingRules } from './types.ts';
+import type { BookBody, DocumentKind, OrderBody, PricingRules } from './types.ts';
 
 // Every endpoint the apps call, as calls of the contract's route table (src/contract/routes.ts):
 // no path and no answer type is written here, so none can drift from the server's.
@@ -104,6 +104,11 @@ export function createApi(storageKey: string) {
       drivers: (query: QueryOf<typeof routes.admin.drivers>) => http.call(routes.admin.drivers, { query }),
       approve: (driverId: Id) => http.call(routes.admin.approve, { params: { driverId } }),
       reject: (driverId: Id, body: BodyOf<typeof routes.admin.reject>) => http.call(routes.admin.reject, { params: { driverId }, body }),
+      driverDocuments: (driverId: Id) => http.call(routes.admin.driverDocuments, { params: { driverId } }),
+      /** The uploaded file itself, to look at before deciding. */
+      documentFile: (driverId: Id, kind: DocumentKind) => http.file(routes.admin.documentFile, { params: { driverId, kind } }),
+      approveDocument: (driverId: Id, kind: DocumentKind) => http.call(routes.admin.approveDocument, { params: { driverId, kind } }),
+      rejectDocument: (driverId: Id, kind: DocumentKind, reason: string) => http.call(routes.admin.rejectDocument, { params: { driverId, kind }, body: { reason } }),
       incidents: (status?: 'open' | 'acknowledged' | 'resolved') => http.call(routes.admin.incidents, { query: status ? { status } : {} }),
       acknowledgeIncident: (incidentId: Id) => http.call(routes.admin.acknowledgeIncident, { params: { incidentId } }),
       noteIncident: (incidentId: Id, text: string) => http.call(routes.admin.noteIncident, { params: { incidentId }, body: { text } }),

@@ -6,6 +6,7 @@ import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { DocumentsReview } from './documents-review.tsx';
 import { APPROVAL_LABELS } from './ops-labels.ts';
 import { useApi } from '../ui/app-context.tsx';
 
@@ -54,6 +55,7 @@ export function DriversScreen({ approvalRequired }: { approvalRequired: boolean 
 function DriverItem({ driver, onDecided }: { driver: AdminDriver; onDecided: (driver: AdminDriver) => void }) {
   const api = useApi();
   const [rejecting, setRejecting] = useState(false);
+  const [showDocuments, setShowDocuments] = useState(false);
   const approve = useAction(async () => onDecided({ ...driver, ...(await api.admin.approve(driver.driverId)) }));
   return (
     <li class="card stack" data-driver={driver.driverId}>
@@ -85,6 +87,11 @@ function DriverItem({ driver, onDecided }: { driver: AdminDriver; onDecided: (dr
           </button>
         )}
       </div>
+      {/* Read when opened: a page of drivers does not fetch every driver's documents. */}
+      <details onToggle={(event) => setShowDocuments(event.currentTarget.open)}>
+        <summary>Documents of {driver.name}</summary>
+        {showDocuments && <DocumentsReview driverId={driver.driverId} driverName={driver.name} />}
+      </details>
       {rejecting && (
         <ConfirmDialog
           title={`Reject ${driver.name}?`}
