@@ -148,6 +148,8 @@ export const routes = {
     compliance: route('GET', '/admin/compliance', { query: of<T.ComplianceQuery>(), response: of<T.ComplianceReport>() }),
     supply: route('GET', '/admin/supply', { query: of<T.SupplyQuery>(), response: of<T.SupplyHistory>() }),
     behaviour: route('GET', '/admin/behaviour', { query: of<T.BehaviourQuery>(), response: of<T.BehaviourFit>() }),
+    whatIf: route('POST', '/admin/what-if', { body: of<T.WhatIfBody>(), response: of<T.WhatIfJob>() }),
+    whatIfJob: route('GET', '/admin/what-if/:id', { response: of<T.WhatIfJob>() }),
     complaints: route('GET', '/admin/complaints', { query: of<Partial<T.ComplaintsQuery>>(), response: of<AdminPage<T.Complaint>>() }),
     resolve: route('POST', '/admin/complaints/:complaintId/resolve', { body: of<T.ResolveBody>(), response: of<T.Complaint>() }),
     incidents: route('GET', '/admin/incidents', { query: of<Partial<T.IncidentsQuery>>(), response: of<{ items: T.Incident[] }>() }),

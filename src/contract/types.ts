@@ -46,6 +46,7 @@ import type { Account, AccountStatus } from '../modules/auth/auth.schemas.ts';
 import type { Complaint, ComplaintCategory, ComplaintsQuery, ComplaintStatus, ResolveBody as ResolveSchema } from '../modules/complaints/complaints.schemas.ts';
 import type { ZonesResponse as ZonesSchema } from '../modules/insights/insights.schemas.ts';
 import type { BehaviourFit, BehaviourQuery, SupplyHistory, SupplyQuery, SupplySample } from '../modules/replay/replay.schemas.ts';
+import type { WhatIfBody, WhatIfJob } from '../modules/replay/what-if.schemas.ts';
 import type { CancellationRule, ComplianceProfile, FareBreakdown, NightRule, PricingRules, PricingVersion, PublicPricingVersion, Rate, TripCharge, WaitingRule } from '../modules/pricing/pricing.schemas.ts';
 import type { PageQuery } from '../platform/pagination.ts';
 import type { Role } from '../platform/auth/roles.ts';
@@ -157,6 +158,8 @@ export type {
   VerifyBody,
   UploadDocumentBody,
   WaitingRule,
+  WhatIfBody,
+  WhatIfJob,
 };
 export type { DispatchMode, PaymentMode, RideType } from '../platform/vocabulary.ts';
 export type { Point } from '../platform/geo/geo.ts';

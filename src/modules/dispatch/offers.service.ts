@@ -113,9 +113,15 @@ export class OffersService {
   };
 
   /** How drivers answered the offers of a period (what-if replays fit their acceptance to it). */
-  async answeredBetween(from: number, to: number, limit: number): Promise<Array<{ pickupKm: number; fare: number; accepted: boolean }>> {
+  async answeredBetween(from: number, to: number, limit: number): Promise<Array<{ rideId: number; pickupKm: number; pickupEtaMinutes: number; fare: number; accepted: boolean }>> {
     const rows = await repository.answeredBetween(this.#deps.db, from, to, limit);
-    return rows.map((row) => ({ pickupKm: Number(row.pickup_distance_km), fare: Number(row.fare), accepted: row.status === 'accepted' }));
+    return rows.map((row) => ({
+      rideId: row.ride_id,
+      pickupKm: Number(row.pickup_distance_km),
+      pickupEtaMinutes: Number(row.pickup_eta_minutes),
+      fare: Number(row.fare),
+      accepted: row.status === 'accepted',
+    }));
   }
 
   async #own(user: AuthUser, offerId: number): Promise<repository.OfferRow> {

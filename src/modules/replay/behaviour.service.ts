@@ -1,7 +1,7 @@
 import { badRequest } from '../../platform/errors.ts';
 import type { OffersService } from '../dispatch/offers.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
-import { acceptanceBands, cancellationBands, fitAcceptance, fitCancellation } from './behaviour.ts';
+import { acceptanceBands, cancellationBands, fitAcceptance, fitCancellation, waitsOf } from './behaviour.ts';
 import { SUPPLY_PERIOD_MAX_DAYS, type BehaviourFit, type BehaviourQuery } from './replay.schemas.ts';
 
 /** The most recent offers and requests of a period a fit reads: plenty for three coefficients and a rate, and bounded in memory. */
@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 
 export interface BehaviourDependencies {
   offers: Pick<OffersService, 'answeredBetween'>;
-  rides: Pick<RideStats, 'requestWaitsBetween'>;
+  rides: Pick<RideStats, 'requestsBetween'>;
 }
 
 /** How drivers took offers and how long riders waited in a period, fitted for what-if replays (GET /admin/behaviour). */
@@ -28,7 +28,8 @@ export class BehaviourFits {
     const end = Date.parse(to);
     if (!(end > start)) throw badRequest('from must be before to');
     if (end - start > SUPPLY_PERIOD_MAX_DAYS * DAY_MS) throw badRequest(`A period is at most ${SUPPLY_PERIOD_MAX_DAYS} days`);
-    const [offers, waits] = await Promise.all([this.#deps.offers.answeredBetween(start, end, FIT_SAMPLE_LIMIT), this.#deps.rides.requestWaitsBetween(start, end, FIT_SAMPLE_LIMIT)]);
+    const [offers, requests] = await Promise.all([this.#deps.offers.answeredBetween(start, end, FIT_SAMPLE_LIMIT), this.#deps.rides.requestsBetween(start, end, FIT_SAMPLE_LIMIT)]);
+    const waits = waitsOf(requests);
     const acceptance = fitAcceptance(offers);
     const cancellation = fitCancellation(waits);
     return {

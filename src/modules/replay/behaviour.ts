@@ -25,6 +25,10 @@ export interface RequestWait {
   cancelled: boolean;
 }
 
+/** The waits of requests whose wait for a driver has ended (RideStats.requestsBetween's shape). */
+export const waitsOf = (requests: ReadonlyArray<{ at: number; waitEnded: number | null; cancelledByRider: boolean }>): RequestWait[] =>
+  requests.flatMap((request) => (request.waitEnded === null ? [] : [{ waitedMinutes: Math.max(0, request.waitEnded - request.at) / 60_000, cancelled: request.cancelledByRider }]));
+
 /** Riders cancel at a constant rate while they wait: P(cancelled by t) = 1 − e^(−perMinute × t). */
 export interface CancellationModel {
   requests: number;

@@ -6,7 +6,7 @@ import type { DriversService } from '../drivers/drivers.service.ts';
 import type { RideDispatch } from '../rides/ride-dispatch.service.ts';
 import * as repository from './supply-samples.repository.ts';
 import { SUPPLY_PERIOD_MAX_DAYS, type SupplyHistory, type SupplyQuery } from './replay.schemas.ts';
-import { packSample, sampledDrivers, SUPPLY_SAMPLE_MS, unpackSample, type SampledDriver } from './supply-samples.ts';
+import { packSample, sampledDrivers, SUPPLY_SAMPLE_MS } from './supply-samples.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -78,9 +78,9 @@ export class SupplySampler {
     };
   }
 
-  /** The period's samples with every driver, oldest first: what a replay starts from. */
-  async samplesBetween(from: number, to: number): Promise<Array<{ at: number; drivers: SampledDriver[] }>> {
+  /** The period's samples, oldest first, packed as stored (unpackSample): what a replay starts from. */
+  async samplesBetween(from: number, to: number): Promise<Array<{ at: number; online: number; packed: string }>> {
     const rows = await repository.samplesBetween(this.#deps.db, from, to);
-    return rows.map((row) => ({ at: row.at, drivers: unpackSample(row.drivers) }));
+    return rows.map((row) => ({ at: Number(row.at), online: row.online, packed: row.drivers }));
   }
 }

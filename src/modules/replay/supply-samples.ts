@@ -53,3 +53,6 @@ export function unpackSample(packed: string): SampledDriver[] {
 export function sampledDrivers(online: readonly DriverPosition[], busy: ReadonlySet<number>): SampledDriver[] {
   return online.map(({ driverId, lat, lon }) => ({ driverId, lat, lon, busy: busy.has(driverId) }));
 }
+
+/** The driver ids of a packed sample. */
+export const driverIdsOf = (packed: string): number[] => unpackSample(packed).map((driver) => driver.driverId);

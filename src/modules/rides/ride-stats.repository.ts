@@ -104,11 +104,11 @@ export async function pricedBetween(db: Db, from: number, to: number, afterId: n
   return rows.map((row) => ({ ...row, surge_multiplier: Number(row.surge_multiplier) }));
 }
 
-/** Rides booked in [from, to), at most `limit`, newest first: when each began and stopped waiting for a driver, and how. */
-export function requestWaitsBetween(db: Db, from: number, to: number, limit: number) {
+/** Rides booked in [from, to), at most `limit`, newest first: where to and when, when each stopped waiting for a driver and how, and its price. */
+export function requestsBetween(db: Db, from: number, to: number, limit: number) {
   return db
     .selectFrom('rides')
-    .select(['created_at', 'released_at', 'scheduled_at', 'accepted_at', 'cancelled_at', 'cancelled_by', 'no_driver_at'])
+    .select(['id', 'rider_id', 'ride_type', 'pickup_lat', 'pickup_lon', 'drop_lat', 'drop_lon', 'created_at', 'released_at', 'scheduled_at', 'accepted_at', 'cancelled_at', 'cancelled_by', 'no_driver_at', 'fare', 'surge_multiplier', 'pricing_version'])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .orderBy('created_at', 'desc')

@@ -1,7 +1,24 @@
 import type { Db } from '../../db/database.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { PricedRide } from '../pricing/compliance.ts';
+import type { Point } from '../../platform/geo/geo.ts';
 import * as repository from './ride-stats.repository.ts';
+
+/** A ride request of a period and how it went (RideStats.requestsBetween). */
+export interface PeriodRequest {
+  id: number;
+  riderId: number;
+  at: number;
+  rideType: RideType;
+  pickup: Point | null;
+  drop: Point | null;
+  waitEnded: number | null;
+  matched: boolean;
+  cancelledByRider: boolean;
+  fare: number;
+  surgeMultiplier: number;
+  pricingVersion: number;
+}
 
 /**
  * Counts over the rides table as it is now, read from indexed columns at every call: the live side of
@@ -43,19 +60,31 @@ export class RideStats {
 
   /** Rides booked in [from, to) as a compliance check reads them, a page at a time after `afterId`. */
   /**
-   * How long each request of a period waited for a driver, and whether its rider gave up meanwhile
-   * (what-if replays fit riders' patience to it). Rides still waiting, or booked ahead and not yet in
-   * dispatch, are left out; a ride booked ahead waited from its release.
+   * A period's requests as what-if replays read them: when each entered dispatch (a ride booked ahead
+   * at its release), where from and to, and how its wait for a driver ended: matched, cancelled (by
+   * its rider, or by an operator), nobody found, or still open (`waitEnded` null). Rides booked ahead
+   * and not yet in dispatch are left out.
    */
-  async requestWaitsBetween(from: number, to: number, limit: number): Promise<Array<{ waitedMinutes: number; cancelled: boolean }>> {
-    const rows = await repository.requestWaitsBetween(this.#db, from, to, limit);
+  async requestsBetween(from: number, to: number, limit: number): Promise<PeriodRequest[]> {
+    const rows = await repository.requestsBetween(this.#db, from, to, limit);
     return rows.flatMap((row) => {
-      const start = row.scheduled_at === null ? row.created_at : row.released_at;
-      // Matched, cancelled (by the rider, or by an operator: then the rider's patience is not what ended it), or nobody found.
-      const end = row.accepted_at ?? row.cancelled_at ?? row.no_driver_at;
-      const cancelled = row.accepted_at === null && row.cancelled_at !== null && row.cancelled_by === 'rider';
-      if (start === null || end === null) return [];
-      return [{ waitedMinutes: Math.max(0, Number(end) - Number(start)) / 60_000, cancelled }];
+      const at = row.scheduled_at === null ? row.created_at : row.released_at;
+      if (at === null) return [];
+      const waitEnded = row.accepted_at ?? row.cancelled_at ?? row.no_driver_at;
+      return [{
+        id: row.id,
+        riderId: row.rider_id,
+        at: Number(at),
+        rideType: row.ride_type as RideType,
+        pickup: row.pickup_lat === null || row.pickup_lon === null ? null : { lat: row.pickup_lat, lon: row.pickup_lon },
+        drop: row.drop_lat === null || row.drop_lon === null ? null : { lat: row.drop_lat, lon: row.drop_lon },
+        waitEnded: waitEnded === null ? null : Number(waitEnded),
+        matched: row.accepted_at !== null,
+        cancelledByRider: row.accepted_at === null && row.cancelled_at !== null && row.cancelled_by === 'rider',
+        fare: Number(row.fare),
+        surgeMultiplier: Number(row.surge_multiplier),
+        pricingVersion: Number(row.pricing_version),
+      }];
     });
   }
 

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PickupWays } from '../../../src/modules/dispatch/pickup-ways.ts';
+import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
+import type { PricingRules } from '../../../src/modules/pricing/pricing.schemas.ts';
+import { replayPeriod, type ReplayInputs, type ReplaySettings } from '../../../src/modules/replay/replay-engine.ts';
+import { periodFigures } from '../../../src/modules/replay/replay-figures.ts';
+import { packSample } from '../../../src/modules/replay/supply-samples.ts';
+import { StraightRouter } from '../../../src/platform/routing/straight-router.ts';
+
+// The replay engine on a small made-up period: what it does with drivers, riders and settings, each
+// checked against what the service's own rules say should happen.
+
+const FROM = Date.UTC(2026, 10, 23, 4, 30); // 10:00 in Kolkata: no night fares
+const HOUR = 3_600_000;
+const CENTRE = { lat: 12.9716, lon: 77.5946 };
+const router = new StraightRouter();
+const tools = { router, ways: new PickupWays({ router }) };
+const everyoneAccepts = { offers: 0, acceptedShare: 1, intercept: 20, perKm: 0, perHundredRupees: 0 };
+const nobodyCancels = { requests: 0, cancelled: 0, perMinute: 0, halfLifeMinutes: null };
+const settings = (rules: PricingRules = FIRST_RULES): ReplaySettings => ({
+  dispatch: { mode: 'batched', batchMs: 2_000, offerTtlMs: 15_000, maxMs: 120_000 },
+  rules,
+  pricingVersion: 1,
+  timeZone: 'Asia/Kolkata',
+  seed: 1,
+});
+
+/** `drivers` mini drivers around the centre all hour, sampled every 30 s; `rides` mini rides asked evenly over the hour, all at the centre. */
+function period(drivers: number, rides: number, behaviour: ReplayInputs['behaviour'] = { acceptance: everyoneAccepts, cancellation: nobodyCancels }): ReplayInputs {
+  const fleet = Array.from({ length: drivers }, (_, i) => ({ driverId: i + 1, lat: CENTRE.lat + (i % 5) * 0.002, lon: CENTRE.lon + Math.floor(i / 5) * 0.002, busy: false }));
+  return {
+    from: FROM,
+    to: FROM + HOUR,
+    requests: Array.from({ length: rides }, (_, i) => ({ id: i + 1, riderId: 1000 + i, at: FROM + Math.floor((i * HOUR) / rides), rideType: 'mini' as const, pickup: CENTRE, drop: { lat: CENTRE.lat + 0.03, lon: CENTRE.lon } })),
+    samples: Array.from({ length: HOUR / 30_000 }, (_, i) => ({ at: FROM + i * 30_000, packed: packSample(fleet) })),
+    vehicles: new Map(fleet.map((driver) => [driver.driverId, 'mini' as const])),
+    behaviour,
+  };
+}
+
+describe('replaying a period', () => {
+  test('enough drivers who take every offer: every ride is matched, at the fare the rules quote, the drivers earning their share', async () => {
+    const hours = await replayPeriod(period(20, 30), settings(), tools);
+    const figures = periodFigures(hours);
+    assert.equal(figures.requests, 30);
+    assert.equal(figures.matchedShare, 1);
+    assert.equal(figures.cancellations, 0);
+    assert.equal(figures.surgedShare, 0, 'never more riders waiting than drivers free');
+    // 0.03° north is 3.34 km straight, 4.34 km by the straight router's roads.
+    const rate = FIRST_RULES.fares.mini;
+    assert.ok(figures.meanFare! >= rate.minimum, `mean fare ${figures.meanFare}`);
+    assert.equal(new Set(hours.flatMap((hour) => hour.fares)).size, 1, 'the same trip costs the same');
+    assert.ok(figures.pickupEtaP50Minutes! >= 1 && figures.pickupEtaP90Minutes! <= 5, `pickup ETA ${figures.pickupEtaP50Minutes}–${figures.pickupEtaP90Minutes}`);
+    assert.equal(figures.driverEarningsPerOnlineHour, Math.round(((figures.meanFare! * 30 * FIRST_RULES.driverShare) / 20) * 100) / 100, 'earnings over 20 driver-hours online');
+  });
+
+  test('no drivers: nobody is matched; riders who give up are counted', async () => {
+    const none = periodFigures(await replayPeriod(period(0, 30), settings(), tools));
+    assert.equal(none.matchedShare, 0);
+    assert.equal(none.meanFare, null);
+    const impatient = periodFigures(await replayPeriod(period(0, 30, { acceptance: everyoneAccepts, cancellation: { ...nobodyCancels, perMinute: 2 } }), settings(), tools));
+    assert.ok(impatient.cancellations >= 25, `${impatient.cancellations} of 30 gave up within the two minutes dispatch tries`);
+  });
+
+  test('drivers who turn offers down leave riders unmatched, and the same seed replays the same', async () => {
+    const reluctant = period(20, 30, { acceptance: { ...everyoneAccepts, intercept: -3 }, cancellation: nobodyCancels });
+    const first = periodFigures(await replayPeriod(reluctant, settings(), tools));
+    assert.ok(first.matchedShare! < 1, `matched ${first.matchedShare}`);
+    assert.deepEqual(periodFigures(await replayPeriod(reluctant, settings(), tools)), first);
+  });
+
+  test('more riders than drivers: zones surge up to the cap of the pricing document replayed', async () => {
+    const busy = period(3, 200);
+    const capped = periodFigures(await replayPeriod(busy, settings({ ...FIRST_RULES, surgeCap: 1 }), tools));
+    const surging = periodFigures(await replayPeriod(busy, settings({ ...FIRST_RULES, surgeCap: 2 }), tools));
+    assert.equal(capped.surgedShare, 0, 'a cap of 1 means no surge');
+    assert.ok(surging.surgedShare! > 0.5, `surged ${surging.surgedShare}`);
+    assert.ok(surging.meanFare! > capped.meanFare!, `${surging.meanFare} > ${capped.meanFare}`);
+  });
+});
