@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppOptions } from './app-options.ts';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
@@ -52,9 +53,8 @@ import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
 import { startupSummary } from './platform/banner.ts';
 import { TokenService } from './platform/auth/tokens.ts';
-import { systemClock, type Clock } from './platform/clock.ts';
-import type { DriverLocationIndex } from './platform/geo/driver-index.ts';
-import { healthRoutes, type DrainState } from './platform/health.ts';
+import { systemClock } from './platform/clock.ts';
+import { healthRoutes } from './platform/health.ts';
 import { BODY_LIMIT_BYTES, FRAMEWORK_ERROR_OPTIONS, registerHttpConventions, requestId, trustedProxies } from './platform/http.ts';
 import { crossOrigin } from './platform/cors.ts';
 import { DomainEventDispatcher } from './platform/domain-events.ts';
@@ -68,7 +68,6 @@ import { rateLimit } from './platform/rate-limit.ts';
 import { createSmsSender } from './platform/sms.ts';
 import { exotelTelephony } from './platform/telephony.ts';
 import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
-import type { RealtimeLimits } from './platform/realtime/limits.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
 import { realtimeRoutes } from './platform/realtime/websocket.ts';
 import { createRouter } from './platform/routing/create-router.ts';
@@ -79,24 +78,6 @@ import { StartupFailure } from './platform/startup-failure.ts';
 import { terminalLog } from './platform/terminal-log.ts';
 import { webApps } from './platform/web-apps.ts';
 
-export interface AppOptions {
-  /** Time source; tests pass one they can move. */
-  clock?: Clock;
-  /** Overrides the pino logger built from config (tests capture or silence it). */
-  logger?: FastifyServerOptions['logger'];
-  /** A driver location index filled beforehand (the benchmark's bulk loader); chosen from config otherwise. */
-  driverIndex?: DriverLocationIndex;
-  /** Limits of live connections (tests shrink them); REALTIME_LIMITS otherwise. */
-  realtime?: Partial<RealtimeLimits>;
-  /** Where the process is in its stop: server.ts moves it on SIGTERM. */
-  drain?: () => DrainState;
-  /** How long a driver whose app lost its connection stays online without a report (tests shorten it); RECONNECT_GRACE_MS otherwise. */
-  driverReconnectGraceMs?: number;
-  /** Real time between supply samples (tests shorten it and move the clock); 30 s otherwise. */
-  supplySampleIntervalMs?: number;
-  /** How often documents' expiries are swept (tests shorten it); DOCUMENT_SWEEP_MS otherwise. */
-  documentSweepMs?: number;
-}
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
