@@ -4,7 +4,7 @@ import type { Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { plusCode, type Point } from '../../platform/geo/geo.ts';
+import { plusCode, point } from '../../platform/geo/geo.ts';
 import type { Router } from '../../platform/routing/router.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import { quoteFare } from '../pricing/pricing.model.ts';
@@ -54,12 +54,12 @@ export class DestinationChanges {
   async quote(user: AuthUser, id: number, body: DestinationBody): Promise<DestinationQuote> {
     const ride = await this.#ownRide(user, id);
     assertUnderWay(ride);
-    const pickup = pointOf(ride.pickup_lat, ride.pickup_lon);
+    const pickup = point(ride.pickup_lat, ride.pickup_lon, 'pickup');
     if (!pickup) throw conflict(`Ride ${id} was booked without a pickup point: there is no route to change`, 'RIDE_WITHOUT_ROUTE');
     const now = this.#deps.clock.now();
     const picked = ride.status === 'PICKED' && ride.picked_at !== null ? ride.picked_at : null;
     const stops = stopsOf(ride);
-    const from = picked === null ? pickup : (pointOf(ride.trip_last_lat, ride.trip_last_lon) ?? pickup);
+    const from = picked === null ? pickup : (point(ride.trip_last_lat, ride.trip_last_lon, 'trip') ?? pickup);
     const drop = { lat: body.lat, lon: body.lon };
     const [route, rules] = await Promise.all([this.#deps.router.route(from, drop, stopPoints(stops.filter((stop) => stop.reachedAt === null))), this.#deps.pricing.rules(ride.pricing_version)]);
     const soFar = picked === null ? { km: 0, minutes: 0 } : { km: ride.trip_distance_km, minutes: (now - picked) / MINUTE_MS };
@@ -167,5 +167,3 @@ function assertUnderWay(ride: Pick<RideRow, 'id' | 'status'>): void {
     throw conflict(`Ride ${ride.id} is ${ride.status}; the destination changes while it is ACCEPTED or PICKED`, 'RIDE_NOT_ACTIVE');
   }
 }
-
-const pointOf = (lat: number | null, lon: number | null): Point | undefined => (lat === null || lon === null ? undefined : { lat, lon });
