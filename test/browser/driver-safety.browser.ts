@@ -7,8 +7,9 @@ import { startPhoneProvider } from '../helpers/phone-provider.ts';
 import { http } from '../helpers/server-process.ts';
 import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type Account, type WebServer } from './browser.ts';
 
-// The driver app on a ride under way: "Call rider" bridges the two phones through the telephony
-// stand-in without showing a number, and the SOS button alarms the operator console.
+// The rider app's phone verification by an SMS code, and the driver app on a ride under way: "Call
+// rider" bridges the two phones through the telephony stand-in without showing a number, and the
+// SOS button alarms the operator console.
 
 const OPERATOR = 'ops-driver-sos@example.com';
 const VIRTUAL_NUMBER = '+918047000000';
@@ -32,6 +33,22 @@ async function verify(account: Account, number: string): Promise<void> {
   const code = web.provider.lastCodeTo(number);
   assert.equal((await http(`${web.server.url}/auth/phone/verify`, 'POST', { code }, account.token)).status, 200);
 }
+
+test('a rider verifies a phone number in Settings with the code the SMS stand-in received', async () => {
+  const riderAccount = await accountOverHttp(web.server, 'USER', 'Asha Phone');
+  const rider = new Screens(await (await phone(web.browser)).newPage(), 'rider-phone');
+  await logIn(rider, `${web.server.url}/app/`, riderAccount);
+  await rider.page.getByRole('link', { name: 'Settings' }).click();
+  const section = rider.page.getByRole('region', { name: 'Phone number' });
+  await section.getByLabel('Number').fill('+919845033333');
+  await section.getByRole('button', { name: 'Send a code' }).click();
+  await section.getByText('A code was sent to +919845033333.').waitFor();
+  await rider.check('phone-code-sent');
+  await section.getByLabel('Code sent to +919845033333').fill(web.provider.lastCodeTo('+919845033333')!);
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await section.getByText('Verified: +919845033333.', { exact: false }).waitFor();
+  await rider.check('phone-verified');
+});
 
 test("the driver calls the rider without either number shown, and the driver's SOS alarms the console", async () => {
   const operatorAccount = await accountOverHttp(web.server, 'ADMIN', 'Olga Operator', OPERATOR);

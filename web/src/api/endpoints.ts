@@ -71,6 +71,10 @@ export function createApi(storageKey: string) {
       sos: (rideId: Id, note?: string) => http.call(routes.safety.sos, { params: byRide(rideId), body: note ? { note } : {} }),
       /** A masked call to the ride's other party: both phones ring, neither number is shown. */
       call: (rideId: Id) => http.call(routes.safety.call, { params: byRide(rideId) }),
+      /** The account's own phone number (verified, and one waiting for its code). */
+      phone: () => http.call(routes.safety.phone),
+      sendPhoneCode: (phone: string) => http.call(routes.safety.sendPhoneCode, { body: { phone } }),
+      verifyPhone: (code: string) => http.call(routes.safety.verifyPhone, { body: { code } }),
     },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */
