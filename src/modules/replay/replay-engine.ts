@@ -1,9 +1,7 @@
-import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import { neighboursOf, zoneOf } from '../../platform/geo/zones.ts';
 import type { Router } from '../../platform/routing/router.ts';
-import { RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
-import { AvailableSnapshot } from '../dispatch/available-drivers.ts';
+import type { RideType } from '../../platform/vocabulary.ts';
 import { pairRides, searchRadiusKm } from '../dispatch/dispatcher.ts';
 import type { PickupWays } from '../dispatch/pickup-ways.ts';
 import type { VehicleType } from '../drivers/vehicles.ts';
@@ -12,7 +10,8 @@ import { quoteFare } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import { acceptProbability, type AcceptanceModel, type CancellationModel } from './behaviour.ts';
 import { emptyHours, type HourFigures } from './replay-figures.ts';
-import { unpackSample, type SampledDriver } from './supply-samples.ts';
+import { ReplayFleet } from './replay-fleet.ts';
+import { unpackSample } from './supply-samples.ts';
 
 // A period run again through the service's own dispatch round (pairRides: the same candidates, ways
 // and pairing) and pricing (quoteFare under a pricing document, zoneSurge from the replay's own
@@ -69,22 +68,13 @@ interface Waiting extends ReplayRequest {
   refused: Set<number>;
 }
 
-interface Driver {
-  vehicle: VehicleType;
-  position: DriverPosition;
-  zone: string;
-  online: boolean;
-  busyUntil: number;
-  dropAt: Point | null;
-}
-
 /** Runs the period; hour by hour figures, the first hour the one `from` falls in. */
 export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySettings, tools: ReplayTools): Promise<HourFigures[]> {
   const { from, to } = inputs;
   const hours = emptyHours(from, to);
   const hourOf = (at: number) => hours[Math.min(hours.length - 1, Math.max(0, Math.floor((at - hours[0].hour) / HOUR_MS)))];
   const next = seeded(settings.seed);
-  const drivers = new Map<number, Driver>();
+  const fleet = new ReplayFleet();
   let waiting: Waiting[] = [];
   let surge = new Map<string, number>();
   let nextRequest = 0;
@@ -96,17 +86,10 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
     while (nextSample < inputs.samples.length && inputs.samples[nextSample].at <= now) {
       const sample = inputs.samples[nextSample++];
       const sampleEnd = inputs.samples[nextSample]?.at ?? Math.min(to, sample.at + 30_000);
-      applySample(drivers, unpackSample(sample.packed), inputs.vehicles, now);
-      const online = [...drivers.values()].filter((driver) => driver.online).length;
-      hourOf(sample.at).onlineDriverMs += online * Math.max(0, sampleEnd - sample.at);
+      fleet.applySample(unpackSample(sample.packed), inputs.vehicles, now);
+      hourOf(sample.at).onlineDriverMs += fleet.online * Math.max(0, sampleEnd - sample.at);
     }
-    for (const driver of drivers.values()) {
-      if (driver.busyUntil > 0 && driver.busyUntil <= now) {
-        driver.busyUntil = 0;
-        if (driver.dropAt) moveTo(driver, driver.dropAt, now);
-        driver.dropAt = null;
-      }
-    }
+    fleet.endTrips(now);
     while (nextRequest < inputs.requests.length && inputs.requests[nextRequest].at <= now) {
       waiting.push(await booked(inputs.requests[nextRequest++], surge, settings, tools, hourOf));
     }
@@ -116,9 +99,8 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
       return now - ride.searchingSince < maxMs;
     });
     if (waiting.length > 0) {
-      const free = freeDrivers(drivers, now);
-      surge = surgeTable(waiting, free);
-      const pairs = await pairRides(free, waiting, mode, (ride) => searchRadiusKm(now - ride.searchingSince, offerTtlMs), tools.ways, new Map(waiting.map((ride) => [ride.id, ride.refused])));
+      surge = surgeTable(waiting, fleet.freeByZone);
+      const pairs = await pairRides(fleet, waiting, mode, (ride) => searchRadiusKm(now - ride.searchingSince, offerTtlMs), tools.ways, new Map(waiting.map((ride) => [ride.id, ride.refused])));
       const matched = new Set<number>();
       for (const { ride, driver } of pairs) {
         if (next() >= acceptProbability(inputs.behaviour.acceptance, driver.way.km, ride.fare)) {
@@ -126,9 +108,7 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
           continue;
         }
         matched.add(ride.id);
-        const taken = drivers.get(driver.driverId)!;
-        taken.busyUntil = now + (driver.way.minutes + ride.tripMinutes) * 60_000;
-        taken.dropAt = ride.drop;
+        fleet.take(driver.driverId, now + (driver.way.minutes + ride.tripMinutes) * 60_000, ride.drop);
         const figures = hourOf(ride.at);
         figures.matched++;
         figures.pickupEtaMinutes.push(driver.way.minutes);
@@ -156,47 +136,15 @@ async function booked(request: ReplayRequest, surge: ReadonlyMap<string, number>
   return { ...request, zone, pickupZone: zone, fare: quote.fare, tripMinutes: quote.durationMinutes, searchingSince: request.at, refused: new Set() };
 }
 
-/** The sample's drivers are online where it saw them, unless the replay has them on a trip; the others are offline. */
-function applySample(drivers: Map<number, Driver>, sampled: readonly SampledDriver[], vehicles: ReadonlyMap<number, VehicleType>, now: number): void {
-  for (const driver of drivers.values()) driver.online = false;
-  for (const { driverId, lat, lon } of sampled) {
-    const vehicle = vehicles.get(driverId);
-    if (!vehicle) continue;
-    let driver = drivers.get(driverId);
-    if (!driver) {
-      driver = { vehicle, position: { driverId, lat, lon, updatedAt: now }, zone: zoneOf({ lat, lon }), online: true, busyUntil: 0, dropAt: null };
-      drivers.set(driverId, driver);
-    }
-    driver.online = true;
-    if (driver.busyUntil === 0) moveTo(driver, { lat, lon }, now);
-  }
-}
-
-function moveTo(driver: Driver, point: Point, now: number): void {
-  if (driver.position.lat !== point.lat || driver.position.lon !== point.lon) driver.zone = zoneOf(point);
-  driver.position = { driverId: driver.position.driverId, lat: point.lat, lon: point.lon, updatedAt: now };
-}
-
-function freeDrivers(drivers: ReadonlyMap<number, Driver>, now: number): AvailableSnapshot & { zones: Map<string, number> } {
-  const positions = Object.fromEntries(RIDE_TYPES.map((type) => [type, [] as DriverPosition[]])) as Record<VehicleType, DriverPosition[]>;
-  const zones = new Map<string, number>();
-  for (const driver of drivers.values()) {
-    if (!driver.online || driver.busyUntil > now) continue;
-    positions[driver.vehicle].push(driver.position);
-    zones.set(driver.zone, (zones.get(driver.zone) ?? 0) + 1);
-  }
-  return Object.assign(new AvailableSnapshot(positions), { zones });
-}
-
 /** The surge the dispatcher would publish: distinct riders waiting and free drivers per zone, with the neighbours of busy zones. */
-function surgeTable(waiting: readonly Waiting[], free: { zones: ReadonlyMap<string, number> }): Map<string, number> {
+function surgeTable(waiting: readonly Waiting[], freeByZone: ReadonlyMap<string, number>): Map<string, number> {
   const riders = new Map<string, Set<number>>();
   for (const ride of waiting) riders.set(ride.zone, (riders.get(ride.zone) ?? new Set()).add(ride.riderId));
   const counts = new Map<string, ZoneCounts>();
   for (const [zone, waitingRiders] of riders) {
-    counts.set(zone, { demand: waitingRiders.size, supply: free.zones.get(zone) ?? 0 });
+    counts.set(zone, { demand: waitingRiders.size, supply: freeByZone.get(zone) ?? 0 });
     for (const neighbour of neighboursOf(zone)) {
-      if (!counts.has(neighbour)) counts.set(neighbour, { demand: riders.get(neighbour)?.size ?? 0, supply: free.zones.get(neighbour) ?? 0 });
+      if (!counts.has(neighbour)) counts.set(neighbour, { demand: riders.get(neighbour)?.size ?? 0, supply: freeByZone.get(neighbour) ?? 0 });
     }
   }
   return new Map(zoneSurge(counts).map((zone) => [zone.zone, zone.multiplier]));
