@@ -5,8 +5,9 @@ import type { Browser } from 'playwright-core';
 import { http } from '../helpers/server-process.ts';
 import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type WebServer } from './browser.ts';
 
-// The console's documents review: an operator opens a driver's documents, sees the uploaded image,
-// rejects it with a reason, and approves a PDF; the driver's documents then say so.
+// A driver uploads a document in the driver app; the console's documents review: an operator opens
+// a driver's documents, sees the uploaded image, rejects it with a reason, and approves a PDF; the
+// driver's documents then say so.
 
 const OPERATOR = 'ops-documents@example.com';
 const web = {} as { server: WebServer; browser: Browser };
@@ -83,4 +84,20 @@ test('an operator sees a driver’s uploaded licence, rejects it with a reason, 
 
   const own = await http(`${web.server.url}/drivers/me/documents`, 'GET', undefined, driver.token);
   assert.deepEqual(own.body.items.map((d: { kind: string; status: string }) => [d.kind, d.status]), [['licence', 'rejected'], ['registration', 'approved']]);
+});
+
+test('a driver uploads the licence on the Vehicle screen and sees it wait for an operator', async () => {
+  const driverAccount = await accountOverHttp(web.server, 'DRIVER', 'Ravi Uploads');
+  assert.equal((await http(`${web.server.url}/drivers/me/profile`, 'PUT', { vehicleType: 'mini', vehicleNumber: 'KA05UP1234' }, driverAccount.token)).status, 200);
+  const driver = new Screens(await (await phone(web.browser)).newPage(), 'driver-documents');
+  await logIn(driver, `${web.server.url}/app/driver`, driverAccount);
+  await driver.page.getByRole('link', { name: 'Vehicle' }).click();
+  const form = driver.page.getByRole('form', { name: 'Upload the driving licence' });
+  await form.getByLabel('File').setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: tinyPng() });
+  await form.getByLabel('Valid through').fill('2031-03-31');
+  await form.getByRole('button', { name: 'Upload' }).click();
+  await driver.page.locator('[data-document="licence"]').getByText('Valid through 2031-03-31: waiting for an operator').waitFor();
+  await driver.check('documents');
+  const own = await http(`${web.server.url}/drivers/me/documents`, 'GET', undefined, driverAccount.token);
+  assert.deepEqual(own.body.items.map((d: { kind: string; contentType: string; status: string }) => [d.kind, d.contentType, d.status]), [['licence', 'image/png', 'pending']]);
 });

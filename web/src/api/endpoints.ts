@@ -47,6 +47,8 @@ export function createApi(storageKey: string) {
       saveProfile: (body: BodyOf<typeof routes.drivers.saveProfile>) => http.call(routes.drivers.saveProfile, { body }),
       report: (body: { lat: number; lon: number }) => http.call(routes.drivers.report, { body }),
       goOffline: () => http.call(routes.drivers.goOffline),
+      documents: () => http.call(routes.drivers.documents),
+      uploadDocument: (kind: DocumentKind, body: BodyOf<typeof routes.drivers.uploadDocument>) => http.call(routes.drivers.uploadDocument, { params: { kind }, body }),
       /** Earnings per ride and per day; without dates, this week so far. */
       earnings: (query: QueryOf<typeof routes.drivers.earnings> = {}) => http.call(routes.drivers.earnings, { query }),
       /** The same as the app's page closes (pagehide): the request still goes out, and nothing waits for it. */

@@ -6,6 +6,7 @@ import { Shell } from '../ui/shell.tsx';
 import { DriveScreen } from './drive-screen.tsx';
 import { EarningsScreen } from './earnings-screen.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
+import { DocumentsScreen } from './documents-screen.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
 import { UpcomingScreen } from './upcoming-screen.tsx';
 import { useDriver } from './use-driver.ts';
@@ -53,6 +54,7 @@ function SignedIn() {
     >
       {route === '/profile' && <ProfileScreen profile={driver.profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={driver.setProfile} />}
       {route === '/profile' && <PhoneVerification />}
+      {route === '/profile' && <DocumentsScreen />}
       {route === '/earnings' && <EarningsScreen />}
       {route === '/upcoming' && <UpcomingScreen />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
