@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Db, WriteDb } from '../../db/database.ts';
+import { MAX_ID, type Db, type WriteDb } from '../../db/database.ts';
 import type { DriverDocumentsTable } from '../../db/driver-document-tables.ts';
 
 export type DocumentRow = Omit<Selectable<DriverDocumentsTable>, 'data'>;
@@ -18,20 +18,25 @@ export async function saveDocument(db: WriteDb, row: Insertable<DriverDocumentsT
     .executeTakeFirstOrThrow();
 }
 
+// An id above MAX_ID names no driver, and PostgreSQL refuses it as an integer: never sent to a query.
 export function documentsOf(db: Db, driverIds: readonly number[]): Promise<DocumentRow[]> {
-  if (driverIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('driver_documents').select(META).where('driver_id', 'in', driverIds).orderBy('driver_id').orderBy('kind').execute();
+  const ids = driverIds.filter((id) => id <= MAX_ID);
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('driver_documents').select(META).where('driver_id', 'in', ids).orderBy('driver_id').orderBy('kind').execute();
 }
 
 export function findDocument(db: Db, driverId: number, kind: string): Promise<DocumentRow | undefined> {
+  if (driverId > MAX_ID) return Promise.resolve(undefined);
   return db.selectFrom('driver_documents').select(META).where('driver_id', '=', driverId).where('kind', '=', kind).executeTakeFirst();
 }
 
 export function fileOf(db: Db, driverId: number, kind: string): Promise<{ content_type: string; data: Uint8Array } | undefined> {
+  if (driverId > MAX_ID) return Promise.resolve(undefined);
   return db.selectFrom('driver_documents').select(['content_type', 'data']).where('driver_id', '=', driverId).where('kind', '=', kind).executeTakeFirst();
 }
 
 export function review(db: WriteDb, driverId: number, kind: string, decision: { status: string; reason: string | null; reviewedBy: number; now: number }): Promise<DocumentRow | undefined> {
+  if (driverId > MAX_ID) return Promise.resolve(undefined);
   return db
     .updateTable('driver_documents')
     .set({ status: decision.status, reason: decision.reason, reviewed_at: decision.now, reviewed_by: decision.reviewedBy })
