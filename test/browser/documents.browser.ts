@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { http } from '../helpers/server-process.ts';
-import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type WebServer } from './browser.ts';
+import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './browser.ts';
 
 // A driver uploads a document in the driver app; the console's documents review: an operator opens
 // a driver's documents, sees the uploaded image, rejects it with a reason, and approves a PDF; the
 // driver's documents then say so.
 
 const OPERATOR = 'ops-documents@example.com';
-const web = {} as { server: WebServer; browser: Browser };
-before(async () => {
-  web.server = await startWebServer({ ADMIN_EMAILS: OPERATOR });
-  web.browser = await launchChromium();
-});
-after(async () => {
-  await lastScreens();
-  await web.browser?.close();
-  await web.server?.stop();
-});
+const web = serverAndBrowser({ ADMIN_EMAILS: OPERATOR });
 
 /** A real 2×2 grey PNG, so the browser draws it. */
 function tinyPng(): Buffer {

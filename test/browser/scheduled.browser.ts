@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { http } from '../helpers/server-process.ts';
-import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type WebServer } from './browser.ts';
+import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './browser.ts';
 
 // Rides booked ahead through the apps: the rider books for later with the date-time picker and sees the
 // time on the ride, the driver finds it under Upcoming and takes it, the operator sees it counted on
 // Live and its time in Rides.
 
 const OPERATOR = 'ops-scheduled@example.com';
-const web = {} as { server: WebServer; browser: Browser };
-before(async () => {
-  web.server = await startWebServer({ ADMIN_EMAILS: OPERATOR });
-  web.browser = await launchChromium();
-});
-after(async () => {
-  await lastScreens();
-  await web.browser?.close();
-  await web.server?.stop();
-});
+const web = serverAndBrowser({ ADMIN_EMAILS: OPERATOR });
 /** Near MG Road Metro, where the rider is picked up. */
 const NEAR_MG_ROAD = { latitude: 12.9806, longitude: 77.6066 };
 

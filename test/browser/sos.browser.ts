@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { eventually } from '../helpers/dispatch.ts';
 import { http } from '../helpers/server-process.ts';
-import { accountOverHttp, lastScreens, launchChromium, logIn, phone, Screens, startWebServer, type WebServer } from './browser.ts';
+import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './browser.ts';
 
 // The SOS button of the rider app alarms the operator console (banner until acknowledged), and the
 // incident desk acknowledges it.
 
 const OPERATOR = 'ops-sos@example.com';
-const web = {} as { server: WebServer; browser: Browser };
-before(async () => {
-  web.server = await startWebServer({ ADMIN_EMAILS: OPERATOR });
-  web.browser = await launchChromium();
-});
-after(async () => {
-  await lastScreens();
-  await web.browser?.close();
-  await web.server?.stop();
-});
+const web = serverAndBrowser({ ADMIN_EMAILS: OPERATOR });
 const NEAR_MG_ROAD = { lat: 12.9806, lon: 77.6066 };
 const TRIP = { pickupLat: 12.9756, pickupLon: 77.6067, dropLat: 12.9352, dropLon: 77.6245, pickupLocation: 'MG Road Metro', dropLocation: 'Koramangala Forum Mall' };
 

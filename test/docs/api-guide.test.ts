@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { missingTools } from '../helpers/doc-blocks.ts';
-import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
 
 // The API guide is copy-paste documentation: this starts the stack its first block starts (the
 // service and the payment provider stand-in, on ports that are not the defaults) and runs every
@@ -28,18 +27,10 @@ describe('docs/api-guide.md', { skip: tools.length > 0 ? `needs ${tools.join(', 
 
   test('every command of the walkthrough runs, and the ride ends completed, paid and rated', () => {
     assert.match(blocks[1], /^BASE=http:\/\/localhost:8080\nPROVIDER=http:\/\/127\.0\.0\.1:9090\n/);
-    const script = blocks
-      .slice(1)
-      .join('\n')
-      .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
-      .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
-      // The reader copies the code from the log; so does this, a moment after asking for it.
-      .replace(/^OTP=\d+ .*$/gm, () => `sleep 0.3; OTP=$(grep -o 'sign-up code is [0-9]*' '${stack.logFile}' | tail -n 1 | grep -o '[0-9]*$')`);
-    writeFileSync(
-      join(dir, 'guide.sh'),
-      `set -euo pipefail\n${script}\necho "RIDE=$(curl -s $BASE/rides/history -H "authorization: Bearer $RIDER" | jq -c '.[0] | {status,paymentStatus,riderRating}')"\n`,
-    );
-    const output = execFileSync('bash', [join(dir, 'guide.sh')], { encoding: 'utf8', timeout: 60_000 });
+    const output = runAsReader(stack, dir, 'guide', blocks.slice(1), {
+      after: `echo "RIDE=$(curl -s $BASE/rides/history -H "authorization: Bearer $RIDER" | jq -c '.[0] | {status,paymentStatus,riderRating}')"`,
+      timeout: 60_000,
+    });
     assert.match(output, /"success": true/, `the payment was verified:\n${output}`);
     assert.match(output, /RIDE=\{"status":"COMPLETED","paymentStatus":"PAID","riderRating":5\}/, output);
     // The stand-in's webhooks reached the service on its non-default port: it derived the address from PORT.

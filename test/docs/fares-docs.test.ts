@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
-import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
 
 // The receipts of docs/payments.md and the earnings of docs/rides.md are copy-paste documentation
 // too: after the API guide's walkthrough (a ride completed, paid and rated), their shell blocks run
@@ -33,15 +32,9 @@ describe('docs/payments.md receipts and docs/rides.md earnings', { skip: missing
     const tripThatHappened = shellBlocks(join(DOCS, 'payments.md'), '## A ride with waiting, a toll and a night drop');
     const earnings = shellBlocks(join(DOCS, 'rides.md'), '### Receipts and driver earnings');
     assert.deepEqual([receipts.length, tripThatHappened.length, earnings.length], [1, 1, 1]);
-    const script = [...guideBlocks().slice(1), ...receipts, ...tripThatHappened, ...earnings]
-      .join('\n')
-      .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
-      .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
-      .replace(/^OTP=\d+ .*$/gm, () => `sleep 0.3; OTP=$(grep -o 'sign-up code is [0-9]*' '${stack.logFile}' | tail -n 1 | grep -o '[0-9]*$')`)
-      // The reader saves the receipt where they are; the test keeps its checkout clean.
-      .replaceAll(' receipt.json', ` ${join(dir, 'receipt.json')}`);
-    writeFileSync(join(dir, 'fares.sh'), `set -euo pipefail\n${script}\n`);
-    const output = execFileSync('bash', [join(dir, 'fares.sh')], { encoding: 'utf8', timeout: 90_000 });
+    // The reader saves the receipt where they are; the test keeps its checkout clean.
+    const blocks = [...guideBlocks().slice(1), ...receipts, ...tripThatHappened, ...earnings].map((block) => block.replaceAll(' receipt.json', ` ${join(dir, 'receipt.json')}`));
+    const output = runAsReader(stack, dir, 'fares', blocks);
     assert.match(output, /"crv": "Ed25519"/, output);
     assert.equal(output.match(/signature: OK \(key [\w-]+\)/g)?.length, 2, output);
     assert.match(output, /fare: OK \(ride \d+: \d+ INR recomputed from pricing version 1/, output);

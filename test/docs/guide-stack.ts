@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shellBlocks } from '../helpers/doc-blocks.ts';
 import { freePort } from '../helpers/server-process.ts';
@@ -24,6 +24,23 @@ export interface GuideStack {
   log(): string;
   logFile: string;
   stop(): Promise<void>;
+}
+
+/**
+ * Runs shell blocks in bash as the reader does in the guide's second terminal: the stack's
+ * addresses in place of the guide's, and each sign-up code read from the service's log a moment
+ * after it was asked for, as the reader copies it from there. `name` names the script in `dir`;
+ * `after` is a line run at the end. Answers what the blocks printed.
+ */
+export function runAsReader(stack: GuideStack, dir: string, name: string, blocks: readonly string[], { after = '', timeout = 90_000 } = {}): string {
+  const script = blocks
+    .join('\n')
+    .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
+    .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
+    .replace(/^OTP=\d+ .*$/gm, () => `sleep 0.3; OTP=$(grep -o 'sign-up code is [0-9]*' '${stack.logFile}' | tail -n 1 | grep -o '[0-9]*$')`);
+  const file = join(dir, `${name}.sh`);
+  writeFileSync(file, `set -euo pipefail\n${script}\n${after}\n`);
+  return execFileSync('bash', [file], { encoding: 'utf8', timeout });
 }
 
 /** Runs the guide's start command in `dir` (its database and output go there) until the service listens. */

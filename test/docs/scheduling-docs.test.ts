@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
-import { guideBlocks, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
 
 // docs/rides.md's "Scheduling" is copy-paste documentation: after the API guide's walkthrough (its
 // rider and driver signed up, the driver free again), its shell block runs as written, in bash,
@@ -30,13 +29,7 @@ describe('docs/rides.md scheduling', { skip: missing.length > 0 ? `needs ${missi
   test('a ride booked for tomorrow is held out of the requested list, shown to a driver near it, taken ahead, and free to cancel', () => {
     const blocks = shellBlocks(RIDES, '### Scheduling');
     assert.equal(blocks.length, 1);
-    const script = [...guideBlocks().slice(1), ...blocks]
-      .join('\n')
-      .replace('BASE=http://localhost:8080', `BASE=${stack.base}`)
-      .replace('PROVIDER=http://127.0.0.1:9090', `PROVIDER=${stack.provider}`)
-      .replace(/^OTP=\d+ .*$/gm, () => `sleep 0.3; OTP=$(grep -o 'sign-up code is [0-9]*' '${stack.logFile}' | tail -n 1 | grep -o '[0-9]*$')`);
-    writeFileSync(join(dir, 'scheduling.sh'), `set -euo pipefail\n${script}\n`);
-    const output = execFileSync('bash', [join(dir, 'scheduling.sh')], { encoding: 'utf8', timeout: 90_000 });
+    const output = runAsReader(stack, dir, 'scheduling', [...guideBlocks().slice(1), ...blocks]);
     const id = /"id": (\d+),\s*"status": "REQUESTED",\s*"driverId": \d+,\s*"scheduledAt": "[^"]+"/.exec(output);
     assert.ok(id, `taken ahead, still REQUESTED with the driver and its time: ${output}`);
     assert.match(output, /"status": "REQUESTED",\s*"scheduledAt": "\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z",\s*"fare": \d+,\s*"surgeMultiplier": 1\s*}/, output);
