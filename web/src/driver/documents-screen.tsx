@@ -22,7 +22,7 @@ export function DocumentsScreen() {
   return (
     <section class="stack" aria-labelledby="documents-title">
       <h2 id="documents-title">Documents</h2>
-      {list && <Notice kind={list.cleared ? 'info' : 'warn'}>{list.cleared ? 'All four documents are valid.' : 'Upload each document for an operator to approve: without them you may get no offers.'}</Notice>}
+      {list && <Notice kind={list.cleared ? 'info' : 'warn'}>{list.cleared ? 'All four documents are valid.' : 'Upload each document for an operator to check. Where the service requires documents, offers come once all four are valid.'}</Notice>}
       <ErrorNotice message={load.error} />
       {list &&
         KINDS.map(([kind, label]) => {
