@@ -52,6 +52,8 @@ export class SupplySampler {
   async sample(): Promise<boolean> {
     const now = this.#deps.clock.now();
     const at = now - (now % SUPPLY_SAMPLE_MS);
+    // Every instance tries every slot: one that another has taken costs a key lookup, not a read of every driver.
+    if (await repository.sampleTaken(this.#deps.db, at)) return false;
     const [online, busy] = await Promise.all([this.#deps.drivers.online(), this.#deps.rides.busyDrivers()]);
     const drivers = sampledDrivers(online, busy);
     const row = { at, online: drivers.length, busy: drivers.filter((driver) => driver.busy).length, drivers: packSample(drivers) };

@@ -13,6 +13,11 @@ export async function insertSample(db: WriteDb, sample: SupplySampleRow): Promis
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** Whether the slot starting at `at` has its sample. */
+export async function sampleTaken(db: Db, at: number): Promise<boolean> {
+  return (await db.selectFrom('supply_samples').select('at').where('at', '=', at).executeTakeFirst()) !== undefined;
+}
+
 /** Samples of slots that began in [from, to), oldest first, without their drivers. */
 export function sampleCounts(db: Db, from: number, to: number, limit: number): Promise<Array<Omit<SupplySampleRow, 'drivers'>>> {
   return db.selectFrom('supply_samples').select(['at', 'online', 'busy']).where('at', '>=', from).where('at', '<', to).orderBy('at').limit(limit).execute();
