@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { missingTools } from '../helpers/doc-blocks.ts';
-import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, guideStackForTests, runAsReader } from './guide-stack.ts';
 
 // The API guide is copy-paste documentation: this starts the stack its first block starts (the
 // service and the payment provider stand-in, on ports that are not the defaults) and runs every
@@ -13,29 +10,20 @@ import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './gu
 const tools = missingTools(['bash', 'curl', 'jq', 'npm']);
 
 describe('docs/api-guide.md', { skip: tools.length > 0 ? `needs ${tools.join(', ')}` : false }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'api-guide-'));
+  const guide = guideStackForTests('api-guide', { DISPATCH_BATCH_MS: '200' });
   const blocks = guideBlocks();
-  let stack: GuideStack;
-
-  before(async () => {
-    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200' });
-  });
-  after(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   test('every command of the walkthrough runs, and the ride ends completed, paid and rated', () => {
     assert.match(blocks[1], /^BASE=http:\/\/localhost:8080\nPROVIDER=http:\/\/127\.0\.0\.1:9090\n/);
-    const output = runAsReader(stack, dir, 'guide', blocks.slice(1), {
+    const output = runAsReader(guide.stack, guide.dir, 'guide', blocks.slice(1), {
       after: `echo "RIDE=$(curl -s $BASE/rides/history -H "authorization: Bearer $RIDER" | jq -c '.[0] | {status,paymentStatus,riderRating}')"`,
       timeout: 60_000,
     });
     assert.match(output, /"success": true/, `the payment was verified:\n${output}`);
     assert.match(output, /RIDE=\{"status":"COMPLETED","paymentStatus":"PAID","riderRating":5\}/, output);
     // The stand-in's webhooks reached the service on its non-default port: it derived the address from PORT.
-    assert.doesNotMatch(stack.log(), /webhook .* failed/, stack.log());
-    assert.match(stack.log(), /"route":"\/payments\/webhook"/, 'a webhook reached the service');
-    assert.match(stack.log(), new RegExp(`Webhooks go to: +${stack.base.replace(/[.]/g, '\\.')}/payments/webhook`));
+    assert.doesNotMatch(guide.stack.log(), /webhook .* failed/, guide.stack.log());
+    assert.match(guide.stack.log(), /"route":"\/payments\/webhook"/, 'a webhook reached the service');
+    assert.match(guide.stack.log(), new RegExp(`Webhooks go to: +${guide.stack.base.replace(/[.]/g, '\\.')}/payments/webhook`));
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { shellBlocks } from '../helpers/doc-blocks.ts';
 import { freePort } from '../helpers/server-process.ts';
 
@@ -24,6 +26,29 @@ export interface GuideStack {
   log(): string;
   logFile: string;
   stop(): Promise<void>;
+}
+
+/**
+ * The stack for a describe block: started (in a folder of its own) before its first test, stopped and
+ * the folder removed after its last.
+ */
+export function guideStackForTests(label: string, env: Record<string, string> = {}): { readonly stack: GuideStack; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), `${label}-`));
+  let stack: GuideStack | undefined;
+  before(async () => {
+    stack = await startGuideStack(dir, env);
+  });
+  after(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    get stack() {
+      assert.ok(stack, 'the guide stack did not start');
+      return stack;
+    },
+  };
 }
 
 /**

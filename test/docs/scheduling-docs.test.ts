@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
-import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, guideStackForTests, runAsReader } from './guide-stack.ts';
 
 // docs/rides.md's "Scheduling" is copy-paste documentation: after the API guide's walkthrough (its
 // rider and driver signed up, the driver free again), its shell block runs as written, in bash,
@@ -15,21 +13,12 @@ const RIDES = join(import.meta.dirname, '../../docs/rides.md');
 const missing = missingTools(['bash', 'curl', 'jq', 'npm', 'date']);
 
 describe('docs/rides.md scheduling', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'scheduling-docs-'));
-  let stack: GuideStack;
-
-  before(async () => {
-    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200' });
-  });
-  after(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const guide = guideStackForTests('scheduling-docs', { DISPATCH_BATCH_MS: '200' });
 
   test('a ride booked for tomorrow is held out of the requested list, shown to a driver near it, taken ahead, and free to cancel', () => {
     const blocks = shellBlocks(RIDES, '### Scheduling');
     assert.equal(blocks.length, 1);
-    const output = runAsReader(stack, dir, 'scheduling', [...guideBlocks().slice(1), ...blocks]);
+    const output = runAsReader(guide.stack, guide.dir, 'scheduling', [...guideBlocks().slice(1), ...blocks]);
     const id = /"id": (\d+),\s*"status": "REQUESTED",\s*"driverId": \d+,\s*"scheduledAt": "[^"]+"/.exec(output);
     assert.ok(id, `taken ahead, still REQUESTED with the driver and its time: ${output}`);
     assert.match(output, /"status": "REQUESTED",\s*"scheduledAt": "\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z",\s*"fare": \d+,\s*"surgeMultiplier": 1\s*}/, output);

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { missingTools, shellBlocks } from '../helpers/doc-blocks.ts';
-import { guideBlocks, runAsReader, startGuideStack, type GuideStack } from './guide-stack.ts';
+import { guideBlocks, guideStackForTests, runAsReader } from './guide-stack.ts';
 
 // docs/rides.md's "Stops" and "Changing the destination" are copy-paste documentation: after the API
 // guide's walkthrough (its rider and driver signed up, the driver free again), their shell blocks
@@ -15,22 +13,13 @@ const RIDES = join(import.meta.dirname, '../../docs/rides.md');
 const missing = missingTools(['bash', 'curl', 'jq', 'npm']);
 
 describe('docs/rides.md stops and destination changes', { skip: missing.length > 0 ? `needs ${missing.join(', ')}` : false }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'stops-docs-'));
-  let stack: GuideStack;
-
-  before(async () => {
-    stack = await startGuideStack(dir, { DISPATCH_BATCH_MS: '200' });
-  });
-  after(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const guide = guideStackForTests('stops-docs', { DISPATCH_BATCH_MS: '200' });
 
   test('a ride with a stop is priced through it, the stop is marked, and a destination change applies once and prices the new route', () => {
     const stops = shellBlocks(RIDES, '### Stops');
     const change = shellBlocks(RIDES, '### Changing the destination');
     assert.deepEqual([stops.length, change.length], [1, 1]);
-    const output = runAsReader(stack, dir, 'stops', [...guideBlocks().slice(1), ...stops, ...change]);
+    const output = runAsReader(guide.stack, guide.dir, 'stops', [...guideBlocks().slice(1), ...stops, ...change]);
     assert.match(output, /"stops": 1,\s*"stopsFare": 0\s*}/, output);
     assert.match(output, /"place": "Richmond Town pharmacy",\s*"reachedAt": "[^"]+",\s*"leftAt": null/, output);
     assert.match(output, /"quoteId": "[0-9a-f-]{36}"/, output);
