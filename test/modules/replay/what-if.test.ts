@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { routes } from '../../../src/contract/routes.ts';
-import type { WhatIfJob } from '../../../src/contract/types.ts';
+import type { WhatIfBody, WhatIfJob } from '../../../src/contract/types.ts';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { SUPPLY_SAMPLE_MS } from '../../../src/modules/replay/supply-samples.ts';
 import { apiOf } from '../../helpers/api.ts';
@@ -83,5 +83,68 @@ describe('what-if replays', () => {
     assert.equal((await api.send(routes.admin.whatIf, { body: { from, to, dispatch: { batchMs: 10 } } })).status, 400);
     assert.equal((await api.send(routes.admin.whatIfJob, { params: { id: randomUUID() } })).status, 404);
     assert.equal((await apiOf(t, await signUp(t)).send(routes.admin.whatIf, { body: { from, to } })).status, 403);
+  });
+});
+
+describe('what-if candidates', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let from: string;
+  let to: string;
+  before(async () => {
+    const email = uniqueEmail('admin');
+    t = await createTestApp({ adminEmails: new Set([email]), dispatch: { mode: 'nearest', batchMs: 60, offerTtlMs: 15_000, maxMs: 600_000 } }, { supplySampleIntervalMs: 20 });
+    admin = await signUp(t, { role: 'ADMIN', email });
+    from = new Date(t.clock.now() - 60_000).toISOString();
+    // One driver near the pickup takes the first ride; five more riders ask there ten seconds apart
+    // while nobody is free: the zone surges for them (more riders waiting than drivers free).
+    const driver = await driverAt(t, near(PICKUP, 0.3));
+    t.clock.advance(SUPPLY_SAMPLE_MS);
+    const first = await bookRide(t, await signUp(t), { pickupLat: PICKUP.lat, pickupLon: PICKUP.lon, dropLat: PICKUP.lat + 0.05, dropLon: PICKUP.lon });
+    const offer = await offerOf(t, driver, first.id);
+    assertOk(await call(t.app, 'POST', `/drivers/me/offers/${offer.offerId}/accept`, { token: driver.token }));
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(10_000);
+      await bookRide(t, await signUp(t), { pickupLat: PICKUP.lat, pickupLon: PICKUP.lon, dropLat: PICKUP.lat + 0.05, dropLon: PICKUP.lon });
+    }
+    t.clock.advance(SUPPLY_SAMPLE_MS);
+    to = new Date(t.clock.now() + 60_000).toISOString();
+    for (const deadline = Date.now() + 10_000; (await apiOf(t, admin).call(routes.admin.supply, { query: { from, to } })).samples.length < 2; ) {
+      assert.ok(Date.now() < deadline, 'samples taken');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+  after(() => t.close());
+
+  const replay = async (body: Omit<WhatIfBody, 'from' | 'to'>): Promise<WhatIfJob> => {
+    const started = await apiOf(t, admin).send(routes.admin.whatIf, { body: { from, to, ...body } });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const job = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id: (started.body as WhatIfJob).id } });
+      if (job.status !== 'running') return assert.equal(job.status, 'done', job.error ?? ''), job;
+      assert.ok(Date.now() < deadline, `replay still running at ${job.progress}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  test('a surge cap of 1 takes the surge away from the candidate and changes nothing else the period did', async () => {
+    const { asWas, candidate } = (await replay({ pricing: { ...FIRST_RULES, surgeCap: 1 } })).totals!;
+    assert.ok(asWas.surgedShare! >= 0.5, `as was, the riders who asked while the driver was busy were quoted a surge (${asWas.surgedShare})`);
+    assert.equal(candidate.surgedShare, 0);
+    // The one ride matched was asked before anyone waited: the same driver, way and fare either way.
+    const unsurged = ({ surgedShare: _surged, ...rest }: typeof asWas) => rest;
+    assert.deepEqual(unsurged(candidate), unsurged(asWas));
+    assert.equal(asWas.requests, 6);
+    assert.ok(asWas.matchedShare! > 0 && asWas.meanFare !== null, 'a ride was matched, so fares and ways are compared');
+  });
+
+  test('a candidate of the settings in force replays exactly as was; minute-long rounds that give up after 10 s leave fewer riders waiting, so fewer quoted a surge', async () => {
+    const same = (await replay({ pricing: FIRST_RULES, dispatch: { mode: 'nearest', batchMs: 60 } })).totals!;
+    assert.deepEqual(same.candidate, same.asWas);
+    const job = await replay({ dispatch: { mode: 'batched', batchMs: 60_000, maxSeconds: 10 } });
+    assert.deepEqual(job.inputs.candidateDispatch, { mode: 'batched', batchMs: 60_000, offerTtlSeconds: 15, maxSeconds: 10 });
+    const { asWas, candidate } = job.totals!;
+    assert.equal(candidate.requests, asWas.requests);
+    assert.ok(candidate.surgedShare! < asWas.surgedShare!, `surged ${candidate.surgedShare} < ${asWas.surgedShare}`);
   });
 });
