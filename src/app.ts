@@ -199,11 +199,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log,
     counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds, telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
-  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, documents, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents });
   const replay = createReplay({
     db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats },
     whatIf: { profiles, pricing, dispatch: config.dispatch, routing: config.routing, timeZone: config.serviceTimezone },
   });
+  const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, documents, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents, whatIf: replay.whatIf });
   replay.supply.start(options.supplySampleIntervalMs);
   const liveDrivers = new LiveDriverMap({ drivers, profiles, rides: rides.dispatch, users: auth, clock });
   const readiness = { database: () => sql`select 1`.execute(db), ...checks };

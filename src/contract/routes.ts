@@ -144,7 +144,7 @@ export const routes = {
     approveDocument: route('POST', '/admin/drivers/:driverId/documents/:kind/approve', { response: of<T.DriverDocument>() }),
     rejectDocument: route('POST', '/admin/drivers/:driverId/documents/:kind/reject', { body: of<T.RejectBody>(), response: of<T.DriverDocument>() }),
     pricing: route('GET', '/admin/pricing', { response: of<T.PricingHistory>() }),
-    savePricing: route('PUT', '/admin/pricing', { body: of<T.PricingRules>(), response: of<T.PricingVersion>() }),
+    savePricing: route('PUT', '/admin/pricing', { body: of<T.SavePricingBody>(), response: of<T.PricingVersion>() }),
     compliance: route('GET', '/admin/compliance', { query: of<T.ComplianceQuery>(), response: of<T.ComplianceReport>() }),
     supply: route('GET', '/admin/supply', { query: of<T.SupplyQuery>(), response: of<T.SupplyHistory>() }),
     behaviour: route('GET', '/admin/behaviour', { query: of<T.BehaviourQuery>(), response: of<T.BehaviourFit>() }),

@@ -38,6 +38,7 @@ import type {
   Overview,
   PricingHistory,
   RejectBody as RejectSchema,
+  SavePricingBody,
   TimelineEntry,
 } from '../modules/admin/operations.schemas.ts';
 import type { RefundBody, RideRefunds } from '../modules/admin/refunds.schemas.ts';
@@ -125,6 +126,7 @@ export type {
   PhoneCodeSent,
   PricingHistory,
   PricingRules,
+  SavePricingBody,
   PricingVersion,
   ProfileBody,
   PublicPricingVersion,

@@ -28,6 +28,7 @@ import { pricingRoutes } from './pricing.routes.ts';
 import { AdminPricing } from './pricing.service.ts';
 import { rideOperationsRoutes } from './rides.routes.ts';
 import { AdminRides } from './rides.service.ts';
+import type { WhatIf } from '../replay/what-if.service.ts';
 
 export interface OperatorDependencies {
   transactions: Transactions;
@@ -49,6 +50,8 @@ export interface OperatorDependencies {
   notifications: NotificationsService;
   complaints: ComplaintsService;
   incidents: Pick<Incidents, 'figures'>;
+  /** What-if replays a new pricing version may cite. */
+  whatIf: Pick<WhatIf, 'citation'>;
 }
 
 /** The operator API's jobs, one service each; every change they make is audited in its own transaction. */
@@ -69,7 +72,7 @@ export function createOperatorServices(deps: OperatorDependencies): OperatorServ
     rides: new AdminRides({ rides: deps.rides, users: auth, offers: deps.dispatch.offers, payments: deps.payments, complaints: deps.complaints, audit }),
     drivers: new AdminDrivers({ transactions, profiles: deps.profiles, users: auth, notifications: deps.notifications, audit }),
     documents: new AdminDocuments({ transactions, documents: deps.documents, notifications: deps.notifications, audit }),
-    pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit }),
+    pricing: new AdminPricing({ transactions, pricing: deps.pricing, audit, whatIf: deps.whatIf }),
     complaints: new AdminComplaints({ transactions, complaints: deps.complaints, audit }),
     compliance: new AdminCompliance({ rides: deps.stats, pricing: deps.pricing }),
   };

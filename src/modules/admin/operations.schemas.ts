@@ -6,7 +6,7 @@ import { COMPLAINANT_PARTIES, COMPLAINT_CATEGORIES } from '../complaints/complai
 import { OFFER_STATUSES } from '../dispatch/offers.schemas.ts';
 import { DriverProfile } from '../drivers/drivers.schemas.ts';
 import { REFUND_REASONS, REFUND_STATUSES, SESSION_STATUSES } from '../payments/payments.schemas.ts';
-import { PricingVersion } from '../pricing/pricing.schemas.ts';
+import { PricingRules, PricingVersion } from '../pricing/pricing.schemas.ts';
 import { CANCELLED_BY, Ride, RIDE_STATUSES, type RideStatus } from '../rides/rides.schemas.ts';
 
 // What the operator API answers about the service's day, rides, drivers and prices.
@@ -133,3 +133,12 @@ export const PricingHistory = Type.Object({
   versions: Type.Array(PricingVersion, { description: 'Every version, newest first: rides keep the one they were priced with' }),
 });
 export type PricingHistory = Static<typeof PricingHistory>;
+
+export const SavePricingBody = Type.Object({
+  ...PricingRules.properties,
+  whatIfId: Type.Optional(Type.String({
+    format: 'uuid',
+    description: "A finished what-if replay (POST /admin/what-if on this instance) the version rests on: its id, period and figures are kept in the version's audit entry",
+  })),
+});
+export type SavePricingBody = Static<typeof SavePricingBody>;

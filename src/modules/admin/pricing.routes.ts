@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../platform/audit.ts';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
-import { PricingRules, PricingVersion } from '../pricing/pricing.schemas.ts';
-import { PricingHistory } from './operations.schemas.ts';
+import { PricingVersion } from '../pricing/pricing.schemas.ts';
+import { PricingHistory, SavePricingBody } from './operations.schemas.ts';
 import type { AdminPricing } from './pricing.service.ts';
 
 /** Prices as versioned data (prefix /admin). */
@@ -21,8 +21,8 @@ export async function pricingRoutes(fastify: FastifyInstance, { pricing }: { pri
     config: ADMIN_ONLY,
     schema: {
       tags,
-      summary: 'A new pricing version (fare table per ride type, surge cap, cancellation rule): every instance quotes it within a second',
-      body: PricingRules,
+      summary: 'A new pricing version (fare table per ride type, surge cap, cancellation rule): every instance quotes it within a second; it may cite the what-if replay it rests on',
+      body: SavePricingBody,
       response: { 200: PricingVersion, ...errorResponses(400, 401, 403, 409) },
     },
   }, async (request) => pricing.update(actorOf(request), request.body));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { Clock } from '../../platform/clock.ts';
 import { toIso } from '../../platform/clock.ts';
@@ -8,6 +9,7 @@ import type { DispatchMode } from '../../platform/vocabulary.ts';
 import type { OffersService } from '../dispatch/offers.service.ts';
 import type { DriverProfiles } from '../drivers/driver-profiles.service.ts';
 import { checkRules } from '../pricing/pricing.model.ts';
+import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
 import { fitAcceptance, fitCancellation, waitsOf } from './behaviour.ts';
@@ -40,6 +42,19 @@ export interface WhatIfDependencies {
 
 interface Job {
   view: WhatIfJob;
+  /** The candidate pricing document tried, if one was. */
+  pricing: PricingRules | undefined;
+}
+
+/** What a pricing version's audit entry keeps of the replay it cites. */
+export interface WhatIfCitation {
+  id: string;
+  from: string;
+  to: string;
+  /** Whether the candidate replayed was the very document saved, another one, or the version in force (a dispatch-only replay). */
+  candidatePricing: 'this version' | 'other rules' | 'as was';
+  candidateDispatch: WhatIfDispatch;
+  totals: NonNullable<WhatIfJob['totals']>;
 }
 
 /**
@@ -80,6 +95,16 @@ export class WhatIf {
     const job = this.#jobs.get(id);
     if (!job) throw notFound(`What-if replay ${id} not found (jobs are kept by the instance that ran them, the last ${JOBS_KEPT})`);
     return job.view;
+  }
+
+  /** A finished replay as a saved version cites it; an unknown or unfinished one is a 400 (the save is refused). */
+  citation(id: string, rules: PricingRules): WhatIfCitation {
+    const job = this.#jobs.get(id);
+    if (!job) throw badRequest(`What-if replay ${id} is not known here (jobs are kept by the instance that ran them, the last ${JOBS_KEPT})`, 'WHAT_IF_NOT_FOUND');
+    const { view } = job;
+    if (view.status !== 'done' || !view.totals) throw badRequest(`What-if replay ${id} has not finished (${view.status}); cite it once it is done`, 'WHAT_IF_NOT_DONE');
+    const candidatePricing = job.pricing === undefined ? 'as was' : isDeepStrictEqual(job.pricing, rules) ? 'this version' : 'other rules';
+    return { id, from: view.from, to: view.to, candidatePricing, candidateDispatch: view.inputs.candidateDispatch, totals: view.totals };
   }
 
   async #launch(id: string, from: number, to: number, body: WhatIfBody): Promise<WhatIfJob> {
@@ -133,7 +158,7 @@ export class WhatIf {
       totals: null,
       hours: [],
     };
-    this.#keep(id, { view });
+    this.#keep(id, { view, pricing: body.pricing });
     const inputs: ReplayInputs = { from, to, requests: replayed, samples: samples.map(({ at, packed }) => ({ at, packed })), vehicles, behaviour: { acceptance, cancellation } };
     const work: WhatIfWork = { inputs, runs, routing: this.#deps.routing };
     const worker = new Worker(new URL('./what-if.worker.ts', import.meta.url), { workerData: work });

@@ -55,6 +55,7 @@ describe('docs/operator-guide.md', { skip: missing.length > 0 ? `needs ${missing
     assert.match(output, /\{"sampleSeconds":30,"retentionDays":35,"samples":\d+\}/, output);
     assert.match(output, /\{"offers":\d+,"requests":[1-9]\d*,"bands":6\}/, output);
     assert.match(output, /\{"status":"done","requests":([1-9]\d*),"replayed":\1\}/, output);
+    assert.match(output, /\{"cited":true,"candidatePricing":"as was"\}/, output);
     assert.match(output, /ride_hailing_rides_today\{status="CANCELLED"\} 1/, output);
     assert.match(output, /ACTIONS=\["complaint.resolve","driver.approve","driver.reject","pricing.update","ride.cancel"\]/, output);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { routes } from '../../../src/contract/routes.ts';
-import type { WhatIfBody, WhatIfJob } from '../../../src/contract/types.ts';
+import type { PricingVersion, WhatIfBody, WhatIfJob } from '../../../src/contract/types.ts';
 import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { SUPPLY_SAMPLE_MS } from '../../../src/modules/replay/supply-samples.ts';
 import { apiOf } from '../../helpers/api.ts';
@@ -116,15 +116,18 @@ describe('what-if candidates', () => {
   });
   after(() => t.close());
 
-  const replay = async (body: Omit<WhatIfBody, 'from' | 'to'>): Promise<WhatIfJob> => {
-    const started = await apiOf(t, admin).send(routes.admin.whatIf, { body: { from, to, ...body } });
-    assert.equal(started.status, 202, JSON.stringify(started.body));
+  const finished = async (id: string): Promise<WhatIfJob> => {
     for (const deadline = Date.now() + 60_000; ; ) {
-      const job = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id: (started.body as WhatIfJob).id } });
+      const job = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id } });
       if (job.status !== 'running') return assert.equal(job.status, 'done', job.error ?? ''), job;
       assert.ok(Date.now() < deadline, `replay still running at ${job.progress}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+  const replay = async (body: Omit<WhatIfBody, 'from' | 'to'>): Promise<WhatIfJob> => {
+    const started = await apiOf(t, admin).send(routes.admin.whatIf, { body: { from, to, ...body } });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    return finished((started.body as WhatIfJob).id);
   };
 
   test('a surge cap of 1 takes the surge away from the candidate and changes nothing else the period did', async () => {
@@ -146,5 +149,30 @@ describe('what-if candidates', () => {
     const { asWas, candidate } = job.totals!;
     assert.equal(candidate.requests, asWas.requests);
     assert.ok(candidate.surgedShare! < asWas.surgedShare!, `surged ${candidate.surgedShare} < ${asWas.surgedShare}`);
+  });
+
+  test('a pricing version saved citing a finished replay keeps its id and figures in its audit entry; an unknown or unfinished replay is refused', async () => {
+    const api = apiOf(t, admin);
+    const capped = { ...FIRST_RULES, surgeCap: 1 };
+    const job = await replay({ pricing: capped });
+    const saved = await api.send(routes.admin.savePricing, { body: { ...capped, whatIfId: job.id } });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const { version, surgeCap } = saved.body as PricingVersion;
+    assert.equal(surgeCap, 1);
+    assert.equal('whatIfId' in (saved.body as object), false, 'the citation is no part of the rules');
+    const [entry] = (await api.call(routes.admin.audit, { query: { targetType: 'pricing', targetId: String(version) } })).items;
+    assert.deepEqual((entry.after as { whatIf: unknown }).whatIf, { id: job.id, from: job.from, to: job.to, candidatePricing: 'this version', candidateDispatch: job.inputs.candidateDispatch, totals: job.totals });
+    assert.equal((await api.call(routes.admin.pricing)).current.version, version);
+
+    const unknown = await api.send(routes.admin.savePricing, { body: { ...capped, whatIfId: randomUUID() } });
+    assert.equal(unknown.status, 400);
+    assert.equal((unknown.body as { code: string }).code, 'WHAT_IF_NOT_FOUND');
+    // Cited the moment it starts: its thread has yet to load, let alone replay the period.
+    const started = await api.send(routes.admin.whatIf, { body: { from, to, pricing: capped } });
+    const running = await api.send(routes.admin.savePricing, { body: { ...capped, whatIfId: (started.body as WhatIfJob).id } });
+    assert.equal(running.status, 400);
+    assert.equal((running.body as { code: string }).code, 'WHAT_IF_NOT_DONE');
+    assert.equal((await api.call(routes.admin.pricing)).current.version, version, 'no version saved by a refused citation');
+    await finished((started.body as WhatIfJob).id);
   });
 });
