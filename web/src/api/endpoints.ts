@@ -2,7 +2,7 @@ import type { BodyOf, QueryOf } from '../../../src/contract/http-client.ts';
 import { oneKeyPerIntent } from '../../../src/contract/idempotency.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import { ApiClient } from './client.ts';
-import type { BookBody, DocumentKind, OrderBody, PricingRules } from './types.ts';
+import type { BookBody, DocumentKind, OrderBody } from './types.ts';
 
 // Every endpoint the apps call, as calls of the contract's route table (src/contract/routes.ts):
 // no path and no answer type is written here, so none can drift from the server's.
@@ -120,7 +120,11 @@ export function createApi(storageKey: string) {
       noteIncident: (incidentId: Id, text: string) => http.call(routes.admin.noteIncident, { params: { incidentId }, body: { text } }),
       resolveIncident: (incidentId: Id) => http.call(routes.admin.resolveIncident, { params: { incidentId } }),
       pricing: () => http.call(routes.admin.pricing),
-      savePricing: (body: PricingRules) => http.call(routes.admin.savePricing, { body }),
+      /** A new version; `whatIfId` cites the finished what-if replay it rests on (kept in its audit entry). */
+      savePricing: (body: BodyOf<typeof routes.admin.savePricing>) => http.call(routes.admin.savePricing, { body }),
+      /** Replays a period as it ran and with a candidate, in the background; `whatIfJob` follows it. */
+      whatIf: (body: BodyOf<typeof routes.admin.whatIf>) => http.call(routes.admin.whatIf, { body }),
+      whatIfJob: (id: string) => http.call(routes.admin.whatIfJob, { params: { id } }),
       compliance: (query: QueryOf<typeof routes.admin.compliance>) => http.call(routes.admin.compliance, { query }),
       complaints: (query: QueryOf<typeof routes.admin.complaints>) => http.call(routes.admin.complaints, { query }),
       resolve: (complaintId: Id, body: BodyOf<typeof routes.admin.resolve>) => http.call(routes.admin.resolve, { params: { complaintId }, body }),

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { CancellationRule, PricingHistory, PricingRules, PricingVersion } from '../api/types.ts';
+import type { CancellationRule, PricingHistory, PricingRules, PricingVersion, WhatIfJob } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { WhatIfPanel } from './what-if-panel.tsx';
 
 type Stage = keyof PricingRules['cancellation'];
 
@@ -77,6 +78,9 @@ export function PricingScreen() {
   const [history, setHistory] = useState<PricingHistory | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saved, setSaved] = useState<PricingVersion | null>(null);
+  /** The last finished what-if replay, and whether the version saved next cites it. */
+  const [replay, setReplay] = useState<WhatIfJob | null>(null);
+  const [cite, setCite] = useState(true);
   const load = useAction(async () => {
     const read = await api.admin.pricing();
     setHistory(read);
@@ -85,7 +89,7 @@ export function PricingScreen() {
   useEffect(() => void load.run(), [api]);
   const save = useAction(async () => {
     setSaved(null);
-    const made = await api.admin.savePricing(rulesOf(draft!));
+    const made = await api.admin.savePricing({ ...rulesOf(draft!), ...(replay && cite ? { whatIfId: replay.id } : {}) });
     setSaved(made);
     await load.run();
   });
@@ -140,6 +144,11 @@ export function PricingScreen() {
               <option value="IN-MVAG-2025">IN-MVAG-2025 (India, Motor Vehicle Aggregator Guidelines 2025)</option>
             </select>
           </Field>
+          {replay && (
+            <label class="row">
+              <input type="checkbox" checked={cite} onChange={(event) => setCite(event.currentTarget.checked)} /> Cite the what-if replay of {dateTimeOf(replay.from)} to {dateTimeOf(replay.to)} in this version's audit entry
+            </label>
+          )}
           <ErrorNotice message={save.error} />
           {saved && <Notice>Version {saved.version} saved: every instance quotes it within a second.</Notice>}
           <div class="row">
@@ -152,6 +161,7 @@ export function PricingScreen() {
           </div>
         </form>
       )}
+      {history && <WhatIfPanel candidate={draft && rulesOf(draft)} onDone={(job) => (setReplay(job), setCite(true))} />}
       {history && <Versions history={history} onCopy={(version) => setDraft(draftOf(version))} />}
     </section>
   );
