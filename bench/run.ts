@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak,dispatch,eta,operator,realtime,routing,web]
+// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak,dispatch,eta,operator,realtime,routing,web,whatif]
 //
 // Starts the service itself, loads data with the bulk loader (lib/fixtures.ts) or through the
 // API, drives load with autocannon on another core, and compares every number with a baseline
@@ -26,6 +26,7 @@ import { operatorScenario } from './scenarios/operator.ts';
 import { realtimeScenario } from './scenarios/realtime.ts';
 import { routingScenario } from './scenarios/routing.ts';
 import { webScenario } from './scenarios/web.ts';
+import { whatIfScenario } from './scenarios/what-if.ts';
 
 /** Scenarios in files of their own (bench/scenarios/), by the name `--only=` selects them with. */
 const SCENARIOS: Record<string, Scenario> = {
@@ -35,6 +36,7 @@ const SCENARIOS: Record<string, Scenario> = {
   realtime: realtimeScenario,
   routing: routingScenario,
   web: webScenario,
+  whatif: whatIfScenario,
 };
 
 const rows: Row[] = [];
