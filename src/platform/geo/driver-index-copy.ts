@@ -64,6 +64,8 @@ export class DriverIndexCopies {
   /** Changes heard while a snapshot is under way, applied after it. */
   #heldBack: string[] = [];
   #heardAt = 0;
+  /** Reads waiting to hear from Redis before they trust the copy. */
+  #waiting: Array<() => void> = [];
   #closed = false;
   readonly stats: CopyStats = { applied: 0, lagSeconds: 0, maxLagMs: 0, resyncs: 0 };
 
@@ -97,7 +99,7 @@ export class DriverIndexCopies {
   /** One index: writes go to Redis (and this copy at once), reads to this copy. */
   index(name: string): DriverLocationIndex {
     const truth = new RedisDriverIndex(this.#redis, this.#clock, name);
-    return new CopiedDriverIndex(truth, () => this.#current(name), () => this.#copies.get(name)!);
+    return new CopiedDriverIndex(truth, () => this.read(name), () => this.#copies.get(name)!);
   }
 
   /** Throws (503) unless the copy is in step with Redis and heard from it within MAX_BEHIND_MS. */
@@ -120,15 +122,32 @@ export class DriverIndexCopies {
 
   /** The copy of the index, if it can be trusted now. */
   #current(name: string): MemoryDriverIndex {
-    const now = Date.now();
-    if (!this.#loaded || now - this.#heardAt > MAX_BEHIND_MS || (this.#behindSince !== undefined && now - this.#behindSince > MAX_BEHIND_MS)) {
-      throw unavailable('A shared dependency (Redis) is unavailable; try again shortly', 'REDIS_UNAVAILABLE');
-    }
+    if (!this.#trusted()) throw unavailable('A shared dependency (Redis) is unavailable; try again shortly', 'REDIS_UNAVAILABLE');
     return this.#copies.get(name)!;
+  }
+
+  #trusted(): boolean {
+    const now = Date.now();
+    return this.#loaded && now - this.#heardAt <= MAX_BEHIND_MS && (this.#behindSince === undefined || now - this.#behindSince <= MAX_BEHIND_MS);
+  }
+
+  /**
+   * The copy for a read. One that looks stale by the clock gets one tick's time to hear from Redis
+   * first: when this process itself was busy for a second (a long task, a collection pause), the
+   * proof it is current sits unread on the subscription, and the timer that sends the next one has
+   * not run yet, so the copy is not the one to blame.
+   */
+  read(name: string): MemoryDriverIndex | Promise<MemoryDriverIndex> {
+    if (this.#trusted()) return this.#copies.get(name)!;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, TICK_MS * 2);
+      this.#waiting.push(() => (clearTimeout(timer), resolve()));
+    }).then(() => this.#current(name));
   }
 
   #hear(text: string): void {
     this.#heardAt = Date.now();
+    for (const wake of this.#waiting.splice(0)) wake();
     if (this.#syncing) return void this.#heldBack.push(text);
     const seq = Number(text.slice(0, text.indexOf('|')));
     if (this.#seq !== undefined && seq <= this.#seq) return; // already in the snapshot
@@ -201,12 +220,12 @@ function parseReport(driverId: number, report: string): DriverPosition {
 /** An index whose writes go to Redis and whose reads come from this instance's copy of it. */
 class CopiedDriverIndex implements DriverLocationIndex {
   readonly #truth: RedisDriverIndex;
-  /** The copy to read: throws while it cannot be trusted. */
-  readonly #copy: () => MemoryDriverIndex;
+  /** The copy to read (at once when it is current): rejects while it cannot be trusted. */
+  readonly #copy: () => MemoryDriverIndex | Promise<MemoryDriverIndex>;
   /** The copy as it is, for this instance's own writes (a snapshot under way holds or follows them). */
   readonly #own: () => MemoryDriverIndex;
 
-  constructor(truth: RedisDriverIndex, copy: () => MemoryDriverIndex, own: () => MemoryDriverIndex) {
+  constructor(truth: RedisDriverIndex, copy: () => MemoryDriverIndex | Promise<MemoryDriverIndex>, own: () => MemoryDriverIndex) {
     this.#truth = truth;
     this.#copy = copy;
     this.#own = own;
@@ -224,15 +243,21 @@ class CopiedDriverIndex implements DriverLocationIndex {
   }
 
   get(driverId: number, now: number): Promise<DriverPosition | undefined> {
-    return this.#copy().get(driverId, now);
+    return this.#read((copy) => copy.get(driverId, now));
   }
 
   nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
-    return this.#copy().nearby(center, radiusKm, limit, now);
+    return this.#read((copy) => copy.nearby(center, radiusKm, limit, now));
   }
 
   fresh(now: number): Promise<DriverPosition[]> {
-    return this.#copy().fresh(now);
+    return this.#read((copy) => copy.fresh(now));
+  }
+
+  /** No extra turn of the event loop when the copy is current: these are the hottest reads. */
+  #read<T>(read: (copy: MemoryDriverIndex) => Promise<T>): Promise<T> {
+    const copy = this.#copy();
+    return copy instanceof MemoryDriverIndex ? read(copy) : copy.then(read);
   }
 
   close(): Promise<void> {
