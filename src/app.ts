@@ -164,6 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     maxOpenRidesPerRider: config.maxOpenRidesPerRider,
     maxRideKm: config.maxRideKm,
     router,
+    travelTimes,
     fareRecomputeTolerance: config.fareRecomputeTolerance,
     timeZone: config.serviceTimezone,
     schedule: config.schedule,

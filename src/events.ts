@@ -74,6 +74,8 @@ export interface RidePosition {
   lat: number;
   lon: number;
   at: string;
+  /** Minutes to the pickup while ACCEPTED, to the drop (through the stops left) while PICKED, by the service's router; null when it cannot tell. */
+  etaMinutes: number | null;
 }
 
 /** What a user's apps hear live over the realtime channel (and, for notifications, SSE). */

@@ -5,6 +5,7 @@ import { eventually } from '../helpers/dispatch.ts';
 import { signUp, type TestUser } from '../helpers/factories.ts';
 import { acceptedRide, assertOk, bookRide, eventsAbout, northOf, pickupOf, setStatus } from '../helpers/rides.ts';
 import { TestSocket, realtimeUrl, type ServerMessage } from './socket-client.ts';
+import { StraightRouter } from '../../src/platform/routing/straight-router.ts';
 
 const UNAUTHORIZED = 4401;
 
@@ -115,7 +116,9 @@ describe('the realtime channel', () => {
     const seen = riders.socket.messages;
     assert.deepEqual(statuses(riders.socket, booked.id), ['REQUESTED', 'ACCEPTED', 'PICKED', 'COMPLETED']);
     const live = seen.filter((m) => m.type === 'ride.position');
-    assert.deepEqual(live.map((m) => ({ ...m.data, at: undefined })), positions.map((p) => ({ rideId: booked.id, ...p, at: undefined })));
+    // Each with the router's minutes to the pickup (500 m apart: each routed anew, ride-etas.ts).
+    const etas = await Promise.all(positions.map(async (p) => Math.ceil((await new StraightRouter().route(p, pickupOf(booked))).durationMinutes)));
+    assert.deepEqual(live.map((m) => ({ ...m.data, at: undefined })), positions.map((p, i) => ({ rideId: booked.id, ...p, at: undefined, etaMinutes: etas[i] })));
     const order = seen.map((m) => (m.type === 'ride.updated' ? m.data.status : m.type));
     assert.ok(order.indexOf('ACCEPTED') < order.indexOf('ride.position') && order.lastIndexOf('ride.position') < order.indexOf('PICKED'), order.join(' '));
     assert.equal(seen.find((m) => m.type === 'ride.updated')!.data.startOtp, booked.startOtp, 'the rider sees the codes');

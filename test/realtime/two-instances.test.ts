@@ -1,3 +1,4 @@
+import { StraightRouter } from '../../src/platform/routing/straight-router.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { productionServicesMissing } from '../helpers/production.ts';
@@ -48,7 +49,9 @@ describe('the realtime channel on two instances sharing PostgreSQL and Redis', {
     const overSocket = { lat: ride.pickupLat + 0.005, lon: ride.pickupLon };
     driverOnA.socket.send({ type: 'position', ...overSocket });
     const live = await riderOnB.socket.waitFor(positionAt(overSocket.lat), 'the position sent over A’s socket');
-    assert.deepEqual({ ...live.data, at: undefined }, { rideId: ride.id, ...overSocket, at: undefined });
+    // With the router's minutes from there to the pickup (ride-etas.ts).
+    const etaMinutes = Math.ceil((await new StraightRouter().route(overSocket, { lat: ride.pickupLat, lon: ride.pickupLon })).durationMinutes);
+    assert.deepEqual({ ...live.data, at: undefined }, { rideId: ride.id, ...overSocket, at: undefined, etaMinutes });
     const seqs = riderOnB.socket.messages.map((m) => m.seq!);
     assert.deepEqual(seqs, seqs.map((_, i) => riderOnB.ready.seq! + 1 + i), 'one numbering across instances, no gap');
     await Promise.all([riderOnB.socket.close(), driverOnA.socket.close()]);

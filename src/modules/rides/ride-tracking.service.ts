@@ -7,6 +7,7 @@ import type { DriversService } from '../drivers/drivers.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { assertDriverOf, livePosition, publicPositionVisible } from './ride-access.ts';
 import type { ArrivalNotices } from './ride-arrival.ts';
+import type { RideEtas } from './ride-etas.ts';
 import type { RideSnapshots } from './ride-snapshots.ts';
 import type { RideStops } from './ride-stops.service.ts';
 import type { TripMeter } from './trip-meter.ts';
@@ -22,6 +23,7 @@ export interface TrackingDependencies {
   meter: Pick<TripMeter, 'onPosition'>;
   stops: Pick<RideStops, 'onPosition'>;
   hub: UserHub;
+  etas: Pick<RideEtas, 'of'>;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface TrackingDependencies {
  */
 export class RideTracking {
   readonly #deps: TrackingDependencies;
+  /** Per ride, the last position on its way to the rider: the next waits for it, so they arrive in order. */
+  readonly #toRider = new Map<number, Promise<void>>();
 
   constructor(deps: TrackingDependencies) {
     this.#deps = deps;
@@ -63,11 +67,24 @@ export class RideTracking {
 
   /** The rider follows the position live; the first one within 300 m of the pickup tells them once. */
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<void> {
-    const at = new Date(reported.updatedAt).toISOString();
-    // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out. A
-    // message the hub could not send is the hub's to announce: the rider's client is told to resync.
-    if (this.#deps.hub.reaches(ride.rider_id)) this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at }).catch(() => {});
+    // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out.
+    if (this.#deps.hub.reaches(ride.rider_id)) this.#tellRider(ride, reported);
     await Promise.all([this.#deps.arrival.onPosition(ride, reported), this.#deps.meter.onPosition(ride, reported), this.#deps.stops.onPosition(ride, reported)]);
+  }
+
+  /** Sends the position with its ETA, after the ride's previous one (routing one may take longer than the next report). */
+  #tellRider(ride: RideSnapshot, reported: Point & { updatedAt: number }): void {
+    const previous = this.#toRider.get(ride.id) ?? Promise.resolve();
+    const sent = previous.then(async () => {
+      const etaMinutes = await this.#deps.etas.of(ride, reported);
+      const at = new Date(reported.updatedAt).toISOString();
+      // A message the hub could not send is the hub's to announce: the rider's client is told to resync.
+      await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at, etaMinutes });
+    }).catch(() => {});
+    this.#toRider.set(ride.id, sent);
+    void sent.then(() => {
+      if (this.#toRider.get(ride.id) === sent) this.#toRider.delete(ride.id);
+    });
   }
 
   /** What anyone may follow of a ride: no places, and the driver's position only while it is public. */

@@ -31,6 +31,7 @@ import { RideSchedule } from './ride-schedule.service.ts';
 import { ScheduledRideDrivers } from './ride-schedule-drivers.service.ts';
 import { RideSnapshots } from './ride-snapshots.ts';
 import { RideTracking } from './ride-tracking.service.ts';
+import { RideEtas, type LearnedTimes } from './ride-etas.ts';
 import { ArrivalNotices } from './ride-arrival.ts';
 import { RideTransitions } from './ride-transitions.ts';
 import { RideUpdates } from './ride-updates.ts';
@@ -70,6 +71,8 @@ export interface RideModuleDependencies {
   timeZone: string;
   /** Measures the stretches of a trip the driver's positions leave a gap in, and the last one to the drop. */
   router: Pick<Router, 'route'>;
+  /** Insights' learned travel times: the rider's live ETA is in the same learned minutes as quotes and offers. */
+  travelTimes: LearnedTimes;
   /** FARE_RECOMPUTE_TOLERANCE. */
   fareRecomputeTolerance: number;
   /** SCHEDULE_*: the booking window of rides booked ahead and their dispatch lead. */
@@ -127,7 +130,8 @@ export async function createRideServices(deps: RideModuleDependencies): Promise<
   const meter = new TripMeter({ db, transactions, router: deps.router, clock });
   const fares = new TripFares({ pricing: deps.pricing, meter, clock, timeZone: deps.timeZone, tolerance: deps.fareRecomputeTolerance });
   const stops = new RideStops({ db, transactions, updates, clock });
-  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, meter, stops, hub: deps.hub });
+  const etas = new RideEtas({ router: deps.router, learned: deps.travelTimes, clock });
+  const tracking = new RideTracking({ snapshots, drivers, settings: deps.settings, arrival, meter, stops, hub: deps.hub, etas });
   // Positions enter through drivers from every door; the ride a driver is on follows them.
   events.afterCommit('driver.positioned', (position) => tracking.followPosition(position));
   const { quotes } = deps;

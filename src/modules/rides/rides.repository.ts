@@ -85,7 +85,7 @@ export function openRidesOf(db: WriteDb, riderId: number): Promise<RideRow[]> {
 
 const SNAPSHOT_COLUMNS = [
   'id', 'status', 'rider_id', 'driver_id', 'fare', 'created_at', 'accepted_at', 'driver_lat', 'driver_lon',
-  'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'arriving_notified_at', 'stops',
+  'driver_location_updated_at', 'pickup_lat', 'pickup_lon', 'drop_lat', 'drop_lon', 'arriving_notified_at', 'stops',
 ] as const;
 
 /** What public status reads and position reports need of a ride: the two most frequent requests. */

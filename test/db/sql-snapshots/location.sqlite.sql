@@ -27,7 +27,7 @@ insert into "driver_presence" ("driver_id", "lat", "lon", "updated_at", "online"
 -- parameters: [4,12.97,77.6,1764000000000,1]
 
 -- rides.findRideSnapshot: the ride a position is for (cached ≤ 5 s)
-select "id", "status", "rider_id", "driver_id", "fare", "created_at", "accepted_at", "driver_lat", "driver_lon", "driver_location_updated_at", "pickup_lat", "pickup_lon", "arriving_notified_at", "stops"
+select "id", "status", "rider_id", "driver_id", "fare", "created_at", "accepted_at", "driver_lat", "driver_lon", "driver_location_updated_at", "pickup_lat", "pickup_lon", "drop_lat", "drop_lon", "arriving_notified_at", "stops"
   from "rides"
   where "id" = ?;
 -- parameters: [1]

@@ -6,6 +6,7 @@ import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { eventually } from '../../helpers/dispatch.ts';
 import { signUp } from '../../helpers/factories.ts';
 import { assertOk, driverWithVehicle, northOf, pickedRide, setStatus } from '../../helpers/rides.ts';
+import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 
 // Travel times that learn: completed trips correct the router's minutes per (pickup zone, drop zone,
 // hour of week), shrunk toward no correction while a cell has few trips (docs/routing.md).
@@ -131,5 +132,35 @@ describe('quotes with learned travel times', () => {
     t.clock.advance(3 * 3_600_000);
     const plain = await eta();
     assert.ok(learned > plain, `learned ${learned} > plain ${plain}`);
+  });
+  test("the rider's live ETA during a trip is in the same learned minutes as its quote", async () => {
+    const pickup = { lat: 12.7, lon: 77.5 };
+    const drop = { lat: 12.75, lon: 77.5 };
+    const trip = { pickupLat: pickup.lat, pickupLon: pickup.lon, dropLat: drop.lat, dropLon: drop.lon };
+    const routerMinutes = new StraightRouter().routeNow(pickup, drop).durationMinutes;
+    const firstDriver = await signUp(t, { role: 'DRIVER' });
+    const first = await pickedRide(t, await signUp(t, { role: 'RIDER' }), firstDriver, trip);
+    const driven = 2 * routerMinutes * 60_000;
+    t.clock.advance(driven);
+    assertOk(await setStatus(t, firstDriver, first.booked.id, { status: 'COMPLETED', otp: first.booked.endOtp }), 'complete');
+    t.clock.advance(WEEK_MS - driven);
+    const one = { trips: 1, ratioSum: 2 };
+    const learned = Math.ceil(routerMinutes * nestedCorrection([one, one, one]));
+    await eventually(async () => {
+      const reply = await call(t.app, 'GET', `/rides/estimate?pickupLat=${pickup.lat}&pickupLon=${pickup.lon}&dropLat=${drop.lat}&dropLon=${drop.lon}`);
+      return reply.body.durationMinutes === learned ? true : undefined;
+    }, 'the trip learned');
+
+    const rider = await signUp(t, { role: 'RIDER' });
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const { socket } = await TestSocket.connect(await realtimeUrl(t.app), rider.token);
+    try {
+      const { booked } = await pickedRide(t, rider, driver, trip);
+      assertOk(await call(t.app, 'POST', `/rides/location/${booked.id}`, { token: driver.token, body: pickup }), 'position');
+      const heard = await socket.waitFor((m) => m.type === 'ride.position' && m.data.rideId === booked.id, 'the position');
+      assert.equal(heard.data.etaMinutes, learned);
+    } finally {
+      await socket.close();
+    }
   });
 });

@@ -14,7 +14,8 @@ import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp } from '../../helpers/factories.ts';
 import { gridPoint, osmXml, streetGrid } from '../../helpers/osm.ts';
 import { manhattanMetres, OsrmStandIn, STAND_IN_SPEED_MPS } from '../../helpers/osrm-stand-in.ts';
-import { assertOk, bookRide } from '../../helpers/rides.ts';
+import { acceptedRide, assertOk, bookRide } from '../../helpers/rides.ts';
+import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 
 // The estimate and the booking measure trips with the router ROUTING chose, say which provider
 // answered, and charge the same fare; the fare formula is the pricing model's, unchanged.
@@ -70,6 +71,26 @@ describe('ROUTING=graph: estimates and bookings along the roads', () => {
     const booked = await bookRide(t, rider, trip(from, to));
     assert.equal(booked.distanceKm, q.distanceKm);
     assert.equal(booked.fare, q.fare);
+  });
+
+  test("the rider hears the driver's minutes to the pickup along the streets, not the crow's line", async () => {
+    const rider = await signUp(t, { role: 'RIDER' });
+    const driver = await signUp(t, { role: 'DRIVER' });
+    const { socket } = await TestSocket.connect(await realtimeUrl(t.app), rider.token);
+    try {
+      const pickup = gridPoint(1, 1, STEP);
+      const { booked } = await acceptedRide(t, rider, driver, { ...trip(pickup, gridPoint(2, 2, STEP)), rideType: 'mini' });
+      const from = gridPoint(1, 3, STEP);
+      assertOk(await call(t.app, 'POST', `/rides/location/${booked.id}`, { token: driver.token, body: from }), 'position');
+      const heard = await socket.waitFor((m) => m.type === 'ride.position' && m.data.rideId === booked.id, 'the position');
+      // Against row 1's one-way traffic: round the block, four blocks at the street speed.
+      const corners = [from, gridPoint(0, 3, STEP), gridPoint(0, 1, STEP), pickup];
+      const km = corners.slice(1).reduce((sum, p, i) => sum + distanceKm(corners[i].lat, corners[i].lon, p.lat, p.lon), 0);
+      assert.equal(heard.data.etaMinutes, Math.ceil((km / RESIDENTIAL_KMH) * 60));
+      assert.notEqual(heard.data.etaMinutes, Math.ceil((await new StraightRouter().route(from, pickup)).durationMinutes));
+    } finally {
+      await socket.close();
+    }
   });
 
   test('a trip off the graph is quoted by straight and says so', async () => {

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { RidePosition } from '../../../src/contract/types.ts';
-import { durationMinutes, livePosition, roadDistanceKm } from '../../../src/contract/rules.ts';
+import { livePosition } from '../../../src/contract/rules.ts';
 import type { Ride } from '../api/types.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { pointOf } from '../map/places.ts';
 import { useSettings } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
-import { dateTimeOf, km, minutes, money, timeOf } from '../ui/format.ts';
+import { dateTimeOf, minutes, money, timeOf } from '../ui/format.ts';
 import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { fareBreakdownOf, FareBreakdownCard } from '../ui/fare-breakdown.tsx';
 import { hasReceipt, ReceiptCard } from '../ui/receipt-card.tsx';
@@ -37,9 +37,9 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
   const drop = pointOf(ride.dropLat, ride.dropLon);
   const following = livePosition(ride.status);
   const driver = following ? (driverAt ?? pointOf(ride.driverLat, ride.driverLon)) : null;
-  // Same arithmetic as the fare quote: road distance at city speed.
   const target = ride.status === 'ACCEPTED' ? pickup : drop;
-  const away = driver && target ? roadDistanceKm(driver, target) : null;
+  // The service routes it with each position (the router that quoted the fare); none until the next one after a reload.
+  const eta = following && driverAt?.rideId === ride.id ? driverAt.etaMinutes : null;
 
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
@@ -70,9 +70,9 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
       {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId === null && <Notice>We will look for a driver 20 minutes before your time. You can cancel for free until an hour before.</Notice>}
       {ride.status === 'REQUESTED' && !ride.scheduledAt && <Notice>We are asking drivers near you. This usually takes under a minute.</Notice>}
       {ride.noDriverFoundAt && ride.status === 'REQUESTED' && <Notice kind="warn">No driver is free nearby right now. You can wait or cancel for free.</Notice>}
-      {following && away !== null && (
+      {eta !== null && (
         <p class="eta" role="status" data-testid="eta">
-          {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(durationMinutes(away))} ({km(away)})
+          {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(eta)}
         </p>
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
