@@ -2,7 +2,7 @@
 //
 // Starts the service itself, loads data with the bulk loader (lib/fixtures.ts) or through the
 // API, drives load with autocannon on another core, and compares every number with a baseline
-// measured in the same run. Prints one table and writes bench/results/latest.json.
+// measured in the same run. Prints one table and writes bench/results/latest.json (partial.json for --only=).
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { formatFailures, serviceWarnings } from './lib/failures.ts';
 import { bearer, json, load, type LoadRequest } from './lib/load.ts';
 import { startService, windowsSummary, type Measurement, type ServiceUnderTest } from './lib/measure.ts';
 import { PINNING, pidOf, rssMb, spawnNode, startServer } from './lib/processes.ts';
-import { log, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
+import { log, partial, quick, SETTINGS, wanted, type Mode, type Row, type Scenario } from './lib/context.ts';
 import { median, round, spread } from './lib/stats.ts';
 import { dispatchScenario } from './scenarios/dispatch.ts';
 import { etaScenario } from './scenarios/eta.ts';
@@ -387,5 +387,7 @@ function report() {
   if (failures) console.log(failures);
   const results = new URL('./results/', import.meta.url).pathname;
   mkdirSync(results, { recursive: true });
-  writeFileSync(join(results, quick ? 'quick.json' : 'latest.json'), JSON.stringify({ generatedAt: new Date().toISOString(), quick, machine, settings: SETTINGS, rows }, null, 2));
+  // latest.json is the last full run (README and docs/performance.md quote it): a partial run writes beside it.
+  const file = quick ? 'quick.json' : partial ? 'partial.json' : 'latest.json';
+  writeFileSync(join(results, file), JSON.stringify({ generatedAt: new Date().toISOString(), quick, machine, settings: SETTINGS, rows }, null, 2));
 }

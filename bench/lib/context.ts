@@ -8,6 +8,8 @@ export const quick = argv.includes('--quick');
 const only = /--only=([\w,]+)/.exec(argv)?.[1]?.split(',');
 /** Whether `--only=` (absent: everything) names the scenario. */
 export const wanted = (scenario: string) => !only || only.includes(scenario);
+/** Whether this run measures only some scenarios (`--only=`): its results must not replace a full run's. */
+export const partial = only !== undefined;
 
 export const SETTINGS = quick
   ? { warmup: 1, seconds: 2, repeats: 1, rides: 1_000, nearbyDrivers: 100_000, scalingDrivers: 200_000, insightsRides: 100_000, soakSeconds: 10, soakPairs: 20 }
