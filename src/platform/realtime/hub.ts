@@ -66,6 +66,8 @@ export interface RealtimeHub<M extends EventMap> {
    * so senders skip building what nobody would read.
    */
   reaches(userId: number): boolean;
+  /** Whether a connection of the user is open now, on any instance (the push module sends only to closed apps). */
+  connected(userId: number): Promise<boolean>;
   /**
    * Starts delivering the user's new messages to `listener`; with `resumeAfter`, first what was
    * missed. `interrupted` hears when messages may not reach the listener (never in process).
@@ -130,6 +132,10 @@ export class MemoryHub<M extends EventMap> implements RealtimeHub<M> {
 
   reaches(userId: number): boolean {
     return this.#users.get(userId)?.keeping === true;
+  }
+
+  async connected(userId: number): Promise<boolean> {
+    return (this.#users.get(userId)?.listeners.size ?? 0) > 0;
   }
 
   async attach(userId: number, listener: Listener<M>, resumeAfter?: number): Promise<Attachment<M>> {

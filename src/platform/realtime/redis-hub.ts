@@ -5,6 +5,7 @@ import type { EventMap } from '../event-bus.ts';
 import { unavailable } from '../errors.ts';
 import { viaRedis } from '../redis.ts';
 import { OutageWatch } from './outage-watch.ts';
+import { RedisPresence } from './redis-presence.ts';
 import { REPLAY_MS, replayAfter, type Attachment, type DeliveryStats, type Interruption, type Listener, type RealtimeHub, type UserMessage } from './hub.ts';
 import { ATTACHED, CHANNEL, realtimeScripts, type Outgoing, type RealtimeScripts } from './redis-hub-scripts.ts';
 
@@ -64,6 +65,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
   #reload: NodeJS.Timeout | undefined;
   readonly #sweeper: NodeJS.Timeout;
   readonly #outages: OutageWatch;
+  readonly #presence: RedisPresence;
   #closed = false;
   #connections = 0;
   /** Messages sent in this turn of the event loop: numbered and published together at its end. */
@@ -92,6 +94,7 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     subscriber.on('ready', () => void this.#loadAttached());
     void this.#loadAttached();
     this.#sweeper = setInterval(() => this.#forgetOld(), SWEEP_MS).unref();
+    this.#presence = new RedisPresence(redis, clock, log, () => this.#listeners.keys());
     this.#outages = new OutageWatch({
       ping: () => redis.ping(),
       subscribed: () => subscriber.status === 'ready',
@@ -119,6 +122,10 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     if (!this.#knowsAttached) return true;
     const at = this.#attached.get(userId);
     return at !== undefined && at > this.#clock.now() - ATTACHED_MS;
+  }
+
+  async connected(userId: number): Promise<boolean> {
+    return this.#listeners.has(userId) || this.#presence.connected(userId);
   }
 
   /**
@@ -167,15 +174,19 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
       },
     };
     let listeners = this.#listeners.get(userId);
+    const first = !listeners;
     if (!listeners) this.#listeners.set(userId, (listeners = new Set()));
     listeners.add(receiver);
     this.#connections++;
     const detach = () => {
       if (!listeners.delete(receiver)) return;
       this.#connections--;
-      if (listeners.size === 0) this.#listeners.delete(userId);
+      if (listeners.size > 0 || this.#listeners.get(userId) !== listeners) return;
+      this.#listeners.delete(userId);
+      this.#presence.closed(userId);
     };
     try {
+      if (first) await viaRedis(this.#presence.opened(userId));
       const now = this.#clock.now();
       this.#attachedAt(userId, now);
       const { seq, kept: texts } = await viaRedis(this.#scripts.read(userId, now, resumeAfter));
@@ -204,6 +215,8 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
     clearTimeout(this.#reload);
     clearInterval(this.#sweeper);
     this.#outages.close();
+    // Not waited for: with Redis away it would hold the shutdown, and the claims lapse by themselves.
+    void this.#presence.close([...this.#listeners.keys()]);
     this.#listeners.clear();
   }
 
