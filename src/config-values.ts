@@ -109,7 +109,7 @@ export function receiptSigningSeed(given: string | undefined, database: Database
 
 // Made once beside the database (readable by its owner only) and read on every later start; an
 // in-memory database keeps nothing, so its secret lives as long as the process.
-function keptBesideDatabase(databaseFile: string, name: string, make: () => string): string {
+export function keptBesideDatabase(databaseFile: string, name: string, make: () => string): string {
   if (databaseFile === ':memory:') return make();
   const file = resolve(dirname(databaseFile), name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { Type, type Static } from 'typebox';
 export { ConfigError, type DatabaseConfig, type TrustProxy } from './config-values.ts';
 import { ConfigError, embeddedJwtSecret, isValidTimezone, receiptSigningSeed, parseCorsOrigins, parseDatabaseUrl, parseTrustProxy, type DatabaseConfig, type TrustProxy } from './config-values.ts';
+import { PUSH_SERVICE_HOSTS, pushConfig, type PushConfig } from './platform/push/push-config.ts';
 import { parseRouting, type RoutingConfig } from './platform/routing/routing-config.ts';
 import { DISPATCH_MODES, type DispatchMode } from './platform/vocabulary.ts';
 
@@ -69,6 +70,11 @@ const EnvSchema = Type.Object({
   SHUTDOWN_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   SIMULATION_SPEED: Type.Number({ minimum: 1, maximum: 1000, default: 1 }),
+  // Web Push (docs/push.md): the VAPID key as a P-256 private key's 32 bytes in base64url, the contact push services see, where subscriptions may point.
+  VAPID_PRIVATE_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' })),
+  VAPID_SUBJECT: Type.Optional(Type.String({ pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$' })),
+  PUSH_SERVICE_HOSTS: Type.String({ pattern: '^(\\*|[\\w.-]+(,[\\w.-]+)*)$', default: PUSH_SERVICE_HOSTS }),
+  PUSH_ALLOW_LOCAL_HTTP: Type.Boolean({ default: false }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -145,6 +151,8 @@ export interface Config {
   logLevel: string;
   /** SIMULATION_SPEED: a simulated city's speed over the wall clock (demo, --compare); the overview's last hour is in its time. */
   simulationSpeed: number;
+  /** Web Push: the VAPID key pair (the private half never answered or logged), its subject, and where subscriptions may point. */
+  push: PushConfig;
 }
 
 /** For programs that start from the environment: the config, or undefined after printing what is wrong. */
@@ -244,6 +252,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     logLevel: env.LOG_LEVEL,
     simulationSpeed: env.SIMULATION_SPEED,
+    push: pushConfig({ privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT, mailFrom: env.MAIL_FROM, serviceHosts: env.PUSH_SERVICE_HOSTS, allowLocalHttp: env.PUSH_ALLOW_LOCAL_HTTP }, database, jwtSecret),
   };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { newVapidPrivateKey } from '../src/platform/push/push-config.ts';
 
 describe('configuration', () => {
   test('defaults match the documented table', () => {
@@ -56,6 +57,31 @@ describe('configuration', () => {
     assert.equal(postgres('s'.repeat(32)), postgres('s'.repeat(32)));
     assert.notEqual(postgres('s'.repeat(32)), postgres('t'.repeat(32)));
     assert.throws(() => loadConfig({ ...env, RECEIPT_SIGNING_KEY: 'too-short' }), /RECEIPT_SIGNING_KEY/);
+  });
+
+  test('the VAPID key is kept like the receipt key: generated once beside the embedded database, given or derived with PostgreSQL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'db.sqlite')}` };
+    const first = loadConfig(env).push;
+    assert.equal(Buffer.from(first.vapid.privateKey, 'base64url').length, 32);
+    assert.equal(Buffer.from(first.vapid.publicKey, 'base64url').length, 65);
+    assert.deepEqual(loadConfig(env).push.vapid, first.vapid);
+    const file = join(dir, 'data', 'vapid-key');
+    assert.equal(readFileSync(file, 'utf8'), first.vapid.privateKey);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(first.vapid.subject, 'mailto:no-reply@ride-hailing.local', "MAIL_FROM's address");
+    assert.equal(first.allowLocalHttp, false);
+    assert.ok(Array.isArray(first.serviceHosts) && first.serviceHosts.includes('fcm.googleapis.com'));
+    const given = newVapidPrivateKey();
+    assert.equal(loadConfig({ ...env, VAPID_PRIVATE_KEY: given }).push.vapid.privateKey, given);
+    const postgres = (secret: string) => loadConfig({ DATABASE_URL: 'postgres://u@h/db', JWT_SECRET: secret }).push.vapid.publicKey;
+    assert.equal(postgres('s'.repeat(32)), postgres('s'.repeat(32)));
+    assert.notEqual(postgres('s'.repeat(32)), postgres('t'.repeat(32)));
+    assert.throws(() => loadConfig({ ...env, VAPID_PRIVATE_KEY: 'too-short' }), /VAPID_PRIVATE_KEY/);
+    // 32 bytes of 0xff are above the P-256 order: not a private key.
+    assert.throws(() => loadConfig({ ...env, VAPID_PRIVATE_KEY: Buffer.alloc(32, 0xff).toString('base64url') }), /VAPID_PRIVATE_KEY is not a P-256 private key/);
+    assert.throws(() => loadConfig({ ...env, VAPID_SUBJECT: 'ops@example.com' }), /VAPID_SUBJECT/);
+    assert.equal(loadConfig({ ...env, PUSH_SERVICE_HOSTS: '*' }).push.serviceHosts, '*');
   });
 
   test('calls need both the telephony provider and the virtual number they show', () => {
