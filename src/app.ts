@@ -48,6 +48,8 @@ import { createSafety } from './modules/safety/safety.module.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { incidentRoutes } from './modules/safety/incidents.routes.ts';
 import { phoneRoutes } from './modules/safety/phones.routes.ts';
+import { createPush } from './modules/push/push.module.ts';
+import { pushRoutes } from './modules/push/push.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettings } from './modules/settings/settings.module.ts';
 import { authentication } from './platform/auth/authenticate.ts';
@@ -66,6 +68,7 @@ import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts'
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 import { createSmsSender } from './platform/sms.ts';
+import { WebPushTransport } from './platform/push/push-transport.ts';
 import { exotelTelephony } from './platform/telephony.ts';
 import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
 import { SseStreams } from './platform/realtime/sse.ts';
@@ -115,7 +118,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   tokens.onRevoked((userId) => streams.endFor(userId));
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
-  const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log });
+  const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log, events });
   // The answers kept for a user's retries hold what they typed: an erasure drops them (platform/idempotency.ts owns the table).
   const idempotency = new IdempotencyKeys({ db, transactions, clock });
   events.inUnit('account.erasing', (tx, { userId }) => idempotency.eraseOf(tx, userId));
@@ -196,10 +199,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { payments, refunds, sender: refundSender } = createPayments({ db, transactions, clock, log: app.log, provider, webhookSecret, rides: rides.payments, events, notifications });
   const accountOperations = createAccountOperations({ transactions, audit, auth, settings, payments, refunds });
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
+  const operators = new Operators(db);
   const safety = await createSafety({
-    db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators: new Operators(db), settings, mailer, audit, metrics, log: app.log,
+    db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators, settings, mailer, audit, metrics, log: app.log,
     counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds, telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
+  // Offers, ride changes and SOS alerts to apps that are closed (docs/push.md).
+  const push = createPush({ db, transactions, clock, push: config.push, events, hub, operators, transport: new WebPushTransport(config.push.vapid), log: app.log, metrics });
   const replay = createReplay({
     db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats },
     whatIf: { profiles, pricing, dispatch: config.dispatch, routing: config.routing, timeZone: config.serviceTimezone },
@@ -223,6 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await replay.supply.stop();
     await dispatch.dispatcher.stop();
     await refundSender.stop();
+    push.deliveries.close();
     safety.track.stop();
     stopDocumentSweeps();
     revocations.stop();
@@ -253,6 +260,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(safetyRoutes, safety);
   await app.register(incidentRoutes, safety);
   await app.register(phoneRoutes, safety);
+  await app.register(pushRoutes, { prefix: '/push', ...push });
   await app.register(driversRoutes, { prefix: '/drivers', service: drivers, profiles });
   await app.register(documentsRoutes, { prefix: '/drivers/me', documents });
   await app.register(earningsRoutes, { prefix: '/drivers/me', earnings: rides.earnings });

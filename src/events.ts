@@ -50,6 +50,12 @@ export type DomainEvents = {
   'account.closed': { userId: number };
   /** After commit: refunds were recorded, to be sent to the payment provider. */
   'refund.recorded': { refundIds: readonly number[] };
+  /** After commit: a ride was offered to a driver (not in a unit: emitted once the offer committed). */
+  'offer.created': { driverId: number; offer: Offer };
+  /** After commit: a notification was saved for its user (not in a unit: emitted once it committed). */
+  'notification.created': Notification;
+  /** After commit: an SOS opened an incident (a second SOS on its ride adds to it instead). */
+  'incident.opened': { incidentId: number; rideId: number; party: Incident['party'] };
 };
 export type DomainEventsDispatcher = DomainEventDispatcher<DomainEvents>;
 

@@ -84,6 +84,11 @@ export const routes = {
     verifyPhone: route('POST', '/auth/phone/verify', { body: of<T.PhoneCodeBody>(), response: of<T.AccountPhone>() }),
     call: route('POST', '/rides/:rideId/call', { response: of<T.CallReceipt>() }),
   },
+  push: {
+    key: route('GET', '/push/key', { access: 'public', response: of<T.PushKey>() }),
+    subscribe: route('POST', '/push/subscriptions', { body: of<T.PushSubscriptionBody>(), response: of<T.PushSubscribed>() }),
+    unsubscribe: route('DELETE', '/push/subscriptions', { body: of<T.PushEndpointBody>(), response: of<T.MessageResponse>() }),
+  },
   drivers: {
     profile: route('GET', '/drivers/me/profile', { response: of<T.DriverProfile>() }),
     saveProfile: route('PUT', '/drivers/me/profile', { body: of<T.ProfileBody>(), response: of<T.DriverProfile>() }),

@@ -27,6 +27,7 @@ import type { Settings, SettingsUpdate } from '../modules/settings/settings.sche
 import type { SharedTrip, ShareLink } from '../modules/safety/safety.schemas.ts';
 import type { DocumentKind, DriverDocument, DriverDocuments, UploadDocumentBody } from '../modules/drivers/documents.schemas.ts';
 import type { AccountPhone, CallReceipt, PhoneBody, PhoneCodeBody, PhoneCodeSent } from '../modules/safety/phones.schemas.ts';
+import type { PushEndpointBody, PushKey, PushPayload, PushSubscribed, PushSubscriptionBody } from '../modules/push/push.schemas.ts';
 import type { Incident, IncidentStatus, IncidentsQuery, NoteBody, SosBody, SosReceipt } from '../modules/safety/incidents.schemas.ts';
 import type { AccountQuery, AdminUser, AuditEntry, AuditQuery, BlockBody as BlockSchema, CreateUserBody, DeletionRequest } from '../modules/admin/admin.schemas.ts';
 import type { LiveDriver, LiveDrivers, LiveDriversQuery, LiveDriverState } from '../modules/admin/live-drivers.schemas.ts';
@@ -124,6 +125,11 @@ export type {
   PhoneBody,
   PhoneCodeBody,
   PhoneCodeSent,
+  PushEndpointBody,
+  PushKey,
+  PushPayload,
+  PushSubscribed,
+  PushSubscriptionBody,
   PricingHistory,
   PricingRules,
   SavePricingBody,

@@ -2,6 +2,7 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 import type { DriverDocumentTables } from './driver-document-tables.ts';
 import type { LearnedRoutingTables } from './learned-routing-tables.ts';
 import type { PlatformTables } from './platform-tables.ts';
+import type { PushTables } from './push-tables.ts';
 import type { ReplayTables } from './replay-tables.ts';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
@@ -220,8 +221,7 @@ export interface RefundsTable {
   session_id: string;
   /** The provider's payment the refund goes back to. */
   payment_id: string;
-  /** Paise. */
-  amount: number;
+  amount: number; // paise
   reason: string;
   note: string | null;
   requested_by: number | null;
@@ -271,7 +271,7 @@ export interface AuditLogTable {
   created_at: number;
 }
 
-export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables, RideTables, DriverDocumentTables {
+export interface Database extends SafetyTables, LearnedRoutingTables, ReplayTables, PlatformTables, RideTables, DriverDocumentTables, PushTables {
   users: UsersTable;
   signup_otps: SignupOtpsTable;
   refresh_tokens: RefreshTokensTable;

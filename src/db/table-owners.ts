@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 // map, with its few named exceptions (docs/architecture.md lists them with their reasons).
 
 /** Who owns each table: a module of src/modules/, or `platform` for a cross-cutting piece of src/platform/. */
-export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'replay' | 'rides' | 'safety' | 'settings';
+export type TableOwner = 'admin' | 'auth' | 'complaints' | 'dispatch' | 'drivers' | 'insights' | 'notifications' | 'payments' | 'platform' | 'pricing' | 'push' | 'replay' | 'rides' | 'safety' | 'settings';
 
 export const tableOwners = {
   users: 'auth',
@@ -38,6 +38,8 @@ export const tableOwners = {
   incident_notes: 'safety',
   incident_track: 'safety',
   account_phones: 'safety',
+  /** Browsers' Web Push subscriptions; pruned when a push service says one is gone (push.module.ts). */
+  push_subscriptions: 'push',
   /** platform/idempotency.ts: the stored answers of retried requests. */
   idempotency_keys: 'platform',
 } as const satisfies Record<keyof Database, TableOwner>;

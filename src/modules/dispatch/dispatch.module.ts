@@ -63,7 +63,7 @@ export async function createDispatch(deps: DispatchModuleDependencies): Promise<
   await availability.listen();
   // Only nearest mode offers between rounds; batched rounds come on their own timer.
   const nudge = deps.settings.mode === 'nearest' ? () => void bus.publish('dispatch.nudge', {}).catch(() => undefined) : () => undefined;
-  const offerEvents = new OfferEvents({ hub: deps.hub, nudge, availability, log });
+  const offerEvents = new OfferEvents({ hub: deps.hub, nudge, availability, log, events: deps.events });
   const offers = new OffersService({ db, transactions, lifecycle: rides.lifecycle, rides: rides.dispatch, drivers, events: offerEvents, clock });
 
   // What dispatch reacts to (platform/domain-events.ts: after commit, a failure is logged).

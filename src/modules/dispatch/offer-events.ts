@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/transaction.ts';
-import type { UserHub } from '../../events.ts';
+import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
 import { toIso } from '../../platform/clock.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
 import type { Availability } from './availability.ts';
@@ -36,13 +36,15 @@ export class OfferEvents {
   readonly #nudge: () => void;
   readonly #availability: Availability;
   readonly #log: FastifyBaseLogger;
+  readonly #events: Pick<DomainEventsDispatcher, 'emitted'>;
 
   /** `nudge` asks the dispatcher for a round now (the ride goes to the next driver at once). */
-  constructor(deps: { hub: UserHub; nudge: () => void; availability: Availability; log: FastifyBaseLogger }) {
+  constructor(deps: { hub: UserHub; nudge: () => void; availability: Availability; log: FastifyBaseLogger; events: Pick<DomainEventsDispatcher, 'emitted'> }) {
     this.#hub = deps.hub;
     this.#nudge = deps.nudge;
     this.#availability = deps.availability;
     this.#log = deps.log;
+    this.#events = deps.events;
   }
 
   created(tx: Tx, offer: OfferRow): void {
@@ -50,6 +52,7 @@ export class OfferEvents {
       // The driver's phone first: it is what the rider waits for. The driver leaves the available
       // drivers alongside (the database refuses them a second offer anyway).
       void this.#tell(offer, 'offer.created');
+      void this.#events.emitted('offer.created', { driverId: offer.driver_id, offer: toOffer(offer) });
       void this.#update(offer, () => this.#availability.withdraw(offer.driver_id));
     });
   }

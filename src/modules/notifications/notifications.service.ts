@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { Db, NotificationsTable } from '../../db/database.ts';
 import type { Transactions, Tx } from '../../db/transaction.ts';
-import type { UserHub } from '../../events.ts';
+import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
 import { toIso, toIsoOrNull, type Clock } from '../../platform/clock.ts';
 import { notFound } from '../../platform/errors.ts';
 import { takePage, type Page } from '../../platform/pagination.ts';
@@ -31,13 +31,16 @@ export class NotificationsService {
   readonly #clock: Clock;
   readonly #hub: UserHub;
   readonly #log: FastifyBaseLogger;
+  readonly #events: Pick<DomainEventsDispatcher, 'emitted'> | undefined;
 
-  constructor(deps: { db: Db; transactions: Transactions; clock: Clock; hub: UserHub; log: FastifyBaseLogger }) {
+  /** `events` hears of each notification once committed (the push module reaches apps that are closed). */
+  constructor(deps: { db: Db; transactions: Transactions; clock: Clock; hub: UserHub; log: FastifyBaseLogger; events?: Pick<DomainEventsDispatcher, 'emitted'> }) {
     this.#db = deps.db;
     this.#transactions = deps.transactions;
     this.#clock = deps.clock;
     this.#hub = deps.hub;
     this.#log = deps.log;
+    this.#events = deps.events;
   }
 
   async record(tx: Tx, items: readonly NewNotification[]): Promise<Notification[]> {
@@ -74,6 +77,7 @@ export class NotificationsService {
   announce(tx: Tx, notifications: readonly Notification[]): void {
     tx.afterCommit(() => {
       for (const notification of notifications) {
+        void this.#events?.emitted('notification.created', notification);
         if (!this.#hub.reaches(notification.userId)) continue;
         this.#hub.send(notification.userId, 'notification.created', notification).catch((error: unknown) => {
           this.#log.warn({ err: error }, 'notification saved but not sent live');

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transactions } from '../../db/transaction.ts';
 import type { Actor, AuditLog } from '../../platform/audit.ts';
+import type { DomainEventsDispatcher } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -23,6 +24,7 @@ export interface IncidentsDependencies extends IncidentViewDependencies {
   ackTiming: Timing;
   clock: Clock;
   log: FastifyBaseLogger;
+  events: Pick<DomainEventsDispatcher, 'emit'>;
 }
 
 /** SOS and incidents: raised by a ride's rider or driver, worked by operators (each step audited). */
@@ -49,6 +51,7 @@ export class Incidents {
       const incident = inserted ?? (await repository.unresolvedOfRide(tx.db, rideId));
       if (!incident) throw conflict(`Ride ${rideId}'s incident changed meanwhile; send the SOS again`, 'INCIDENT_CHANGED');
       if (note !== '') await repository.insertNote(tx.db, { incident_id: incident.id, author_id: user.id, text: note, created_at: now });
+      if (inserted) await this.#deps.events.emit(tx, 'incident.opened', { incidentId: inserted.id, rideId, party });
       return { row: incident, created: inserted !== undefined };
     });
     if (created && ride.driverId !== null) this.#deps.track.follow(row.id, ride.driverId);
