@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { appManifests } from './manifests.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -60,7 +61,7 @@ export default defineConfig({
       },
     },
   },
-  plugins: [precompress()],
+  plugins: [appManifests(), precompress()],
   server: {
     proxy: {
       ...Object.fromEntries(proxied.map((path) => [path, API])),

@@ -36,6 +36,9 @@ const PAGES: Record<string, string> = {
   '/app/ops/': 'ops/index.html',
 };
 
+/** What makes the apps installable and work offline: the service worker (scope /app/) and each app's manifest. */
+const INSTALL_FILES = ['sw.js', 'rider.webmanifest', 'driver.webmanifest', 'ops.webmanifest'];
+
 // File names carry a content hash, so a browser may keep them forever; pages must be revalidated
 // so that a new build reaches users at their next visit.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -76,12 +79,18 @@ export async function webApps(app: FastifyInstance, { root, mapTileUrl, checkout
   // A trip-sharing link's page (the safety module answers its .json): one page for every token, which
   // it reads from its address; the address must reach no other site, so no Referer leaves it.
   app.get('/share/:token', route, (_request, reply) => reply.header('referrer-policy', 'no-referrer').sendFile('share/index.html'));
+  // The worker and the manifests are revalidated like the pages (no-cache), so a new build's worker is seen at once.
+  for (const file of INSTALL_FILES) app.get(`/app/${file}`, route, (_request, reply) => reply.sendFile(file));
   app.get('/app/config.json', route, (_request, reply: FastifyReply) => reply.header('cache-control', REVALIDATE).send(settings));
   app.get<{ Params: { file: string } }>('/app/assets/:file', {
     ...route,
     // Hashed file names only: no dot segments, no sub-folders.
     schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[\\w-]+(\\.[\\w-]+)+$', maxLength: 100 } } } },
   }, (request, reply) => reply.sendFile(`assets/${request.params.file}`));
+  app.get<{ Params: { file: string } }>('/app/icons/:file', {
+    ...route,
+    schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string', pattern: '^[\\w-]+\\.png$', maxLength: 100 } } } },
+  }, (request, reply) => reply.sendFile(`icons/${request.params.file}`));
 }
 
 /**

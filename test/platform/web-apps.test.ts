@@ -33,6 +33,10 @@ function fakeBuild(): string {
   writeFileSync(join(root, 'assets', 'rider-AbC123.js'), SCRIPT);
   writeFileSync(join(root, 'assets', 'rider-AbC123.js.br'), brotliCompressSync(SCRIPT));
   writeFileSync(join(root, 'assets', 'rider-AbC123.js.gz'), gzipSync(SCRIPT));
+  writeFileSync(join(root, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+  for (const app of ['rider', 'driver', 'ops']) writeFileSync(join(root, `${app}.webmanifest`), JSON.stringify({ name: app }));
+  mkdirSync(join(root, 'icons'));
+  writeFileSync(join(root, 'icons', 'rider-192.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
   return root;
 }
 
@@ -64,6 +68,24 @@ describe('web apps served by the service', () => {
       assert.equal(reply.headers['cache-control'], 'no-cache', url);
       assert.match(String(reply.headers['content-type']), /^text\/html/, url);
     }
+  });
+
+  test('the service worker, the manifests and the icons are served with their types, revalidated so a new build is seen at once', async () => {
+    const worker = await t.app.inject({ url: '/app/sw.js' });
+    assert.equal(worker.statusCode, 200);
+    assert.match(String(worker.headers['content-type']), /javascript/);
+    assert.equal(worker.headers['cache-control'], 'no-cache');
+    for (const app of ['rider', 'driver', 'ops']) {
+      const manifest = await t.app.inject({ url: `/app/${app}.webmanifest` });
+      assert.equal(manifest.statusCode, 200, app);
+      assert.match(String(manifest.headers['content-type']), /^application\/manifest\+json/, app);
+      assert.deepEqual(manifest.json(), { name: app });
+    }
+    const icon = await t.app.inject({ url: '/app/icons/rider-192.png' });
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['content-type'], 'image/png');
+    assert.equal((await t.app.inject({ url: '/app/icons/..%2Findex.html' })).statusCode, 400, 'icons are PNG names only');
+    assert.equal((await t.app.inject({ url: '/app/icons/missing.png' })).statusCode, 404);
   });
 
   test("a sharing link's page answers at /share/<token> under the apps' policy, and its address leaves in no Referer", async () => {
