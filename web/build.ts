@@ -3,6 +3,7 @@
 // runs without the apps, and this says so instead of failing the install.
 import { fileURLToPath } from 'node:url';
 import type * as Vite from 'vite';
+import { buildWorker } from './worker-build.ts';
 
 let vite: typeof Vite;
 try {
@@ -13,4 +14,6 @@ try {
 }
 
 await vite.build({ configFile: fileURLToPath(new URL('./vite.config.ts', import.meta.url)), logLevel: 'warn' });
+// The service worker last: it lists the files the apps' build wrote.
+await buildWorker(vite, fileURLToPath(new URL('./dist', import.meta.url)));
 console.log('web apps built into web/dist');

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
 import { AppProvider } from '../ui/app-context.tsx';
+import { registerWorker, UpdateNotice } from '../ui/app-update.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { DriverApp } from './driver-app.tsx';
@@ -11,7 +12,9 @@ render(
   <ErrorBoundary app="the driver app">
     <AppProvider api={createApi('ride-hailing.driver')} settings={settings}>
       <DriverApp />
+      <UpdateNotice />
     </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,
 );
+registerWorker();

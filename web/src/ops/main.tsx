@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { createApi } from '../api/endpoints.ts';
 import { loadSettings } from '../config.ts';
 import { AppProvider } from '../ui/app-context.tsx';
+import { registerWorker, UpdateNotice } from '../ui/app-update.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/styles.css';
 import { OpsApp } from './ops-app.tsx';
@@ -11,7 +12,9 @@ render(
   <ErrorBoundary app="the operator console">
     <AppProvider api={createApi('ride-hailing.ops')} settings={settings}>
       <OpsApp />
+      <UpdateNotice />
     </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,
 );
+registerWorker();
