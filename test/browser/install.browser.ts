@@ -23,8 +23,9 @@ function pngSize(bytes: Buffer): string {
 
 /** Waits until the apps' worker is active and controls the page. */
 async function controlled(page: Page): Promise<string> {
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
-  return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  // (These functions run in the page: its globals, not Node's.)
+  await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller?.state === 'activated');
+  return page.evaluate(async () => (await (globalThis as any).navigator.serviceWorker.ready).scope as string);
 }
 
 for (const app of APPS) {
@@ -39,7 +40,7 @@ for (const app of APPS) {
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('content-type') ?? '', /^application\/manifest\+json/);
     assert.equal(answer.headers.get('cache-control'), 'no-cache');
-    const manifest = await answer.json();
+    const manifest: any = await answer.json();
     assert.equal(manifest.name, app.name);
     assert.equal(manifest.start_url, app.path);
     assert.equal(manifest.scope, app.path);

@@ -11,8 +11,8 @@ const settings = await loadSettings();
 render(
   <ErrorBoundary app="the driver app">
     <AppProvider api={createApi('ride-hailing.driver')} settings={settings}>
-      <DriverApp />
       <UpdateNotice />
+      <DriverApp />
     </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,

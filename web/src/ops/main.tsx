@@ -11,8 +11,8 @@ const settings = await loadSettings();
 render(
   <ErrorBoundary app="the operator console">
     <AppProvider api={createApi('ride-hailing.ops')} settings={settings}>
-      <OpsApp />
       <UpdateNotice />
+      <OpsApp />
     </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,

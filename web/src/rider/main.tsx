@@ -11,8 +11,8 @@ const settings = await loadSettings();
 render(
   <ErrorBoundary app="the rider app">
     <AppProvider api={createApi('ride-hailing.rider')} settings={settings}>
-      <RiderApp />
       <UpdateNotice />
+      <RiderApp />
     </AppProvider>
   </ErrorBoundary>,
   document.getElementById('app')!,

@@ -31,10 +31,12 @@ function register(workers: ServiceWorkerContainer): void {
         announce();
       }
     });
+  // A page opened before any worker gets its first one (the same build's) without a word.
+  const hadController = workers.controller !== null;
   workers.addEventListener('controllerchange', () => {
-    // Another tab moved everyone to the new build: this page is of the old one, so offer the reload.
     if (takingOver) location.reload();
-    else announce();
+    // Another tab moved everyone to the new build: this page is of the old one, so offer the reload.
+    else if (hadController) announce();
   });
   workers
     .register('/app/sw.js', { scope: '/app/' })
