@@ -28,6 +28,9 @@ export const RIDER_BEHAVIOUR = {
   /** Share of bookings with stops on the way (one or two), and how long the car waits at each (charged beyond the free minutes). */
   stops: 0.1,
   stopWaitMs: [1 * MINUTE, 6 * MINUTE],
+  /** Share of bookings made ahead (for later), and how far ahead of the pickup time. */
+  ahead: 0.06,
+  aheadByMs: [45 * MINUTE, 3 * 60 * MINUTE],
 } as const;
 
 export const DRIVER_BEHAVIOUR = {
@@ -58,6 +61,8 @@ export interface RiderPlan {
   paysOnline: boolean;
   /** Stars for the driver after the trip, or null: no rating. */
   rating: number | null;
+  /** Booked for this long after the booking is made, or null: for now. Patience then counts from that time. */
+  aheadMs: number | null;
 }
 
 export type OfferAnswer = 'accept' | 'decline' | 'ignore';
@@ -75,7 +80,14 @@ export function riderPlan(seed: number, index: number): RiderPlan {
     cancelsAfterAcceptMs: random.chance(b.cancelAfterAccept) ? between(random, b.cancelAfterAcceptMs) : null,
     paysOnline: random.chance(b.online),
     rating: random.chance(b.rates) ? stars(random, b.stars) : null,
+    // Its own draws, so the plans of runs before booking ahead existed stay as they were.
+    aheadMs: bookedAhead(seed, index),
   };
+}
+
+function bookedAhead(seed: number, index: number): number | null {
+  const random = Random.of(seed, 'booked-ahead', index);
+  return random.chance(RIDER_BEHAVIOUR.ahead) ? between(random, RIDER_BEHAVIOUR.aheadByMs) : null;
 }
 
 /** What driver `driver` does with an offer of booking `booking`, and after how long. */

@@ -47,6 +47,22 @@ export function scaledDispatch(speed: number): Record<'DISPATCH_BATCH_MS' | 'DIS
   };
 }
 
+/** Rides booked ahead by default (decisions.md): how soon ahead at the earliest, and how long before their time dispatch starts. */
+const SCHEDULE_DEFAULTS = { minLeadMinutes: 30, dispatchLeadMinutes: 20 };
+
+/**
+ * The service's booking-ahead leads scaled to simulated time, like its dispatch timers: at 20× the
+ * simulated city books 20 minutes ahead at the earliest and is looked for a driver 20 minutes before
+ * (whole wall-clock minutes, the variables' unit, rounded down for the first so the city's leads are
+ * never refused; the dispatch lead is at least one).
+ */
+export function scaledSchedule(speed: number): Record<'SCHEDULE_MIN_LEAD_MINUTES' | 'SCHEDULE_DISPATCH_LEAD_MINUTES', string> {
+  return {
+    SCHEDULE_MIN_LEAD_MINUTES: String(Math.floor(SCHEDULE_DEFAULTS.minLeadMinutes / speed)),
+    SCHEDULE_DISPATCH_LEAD_MINUTES: String(Math.max(1, Math.round(SCHEDULE_DEFAULTS.dispatchLeadMinutes / speed))),
+  };
+}
+
 /**
  * `node src/server.ts` in a process of its own, on a new SQLite database in a temporary folder
  * and a free port, with an operator account made first by scripts/create-admin.ts, and the
@@ -109,6 +125,7 @@ export async function startEmbedded(options: { dispatchMode: DispatchMode; speed
       SIMULATION_SPEED: String(options.speed),
       ...provider,
       ...dispatch,
+      ...scaledSchedule(options.speed),
     };
     const admin = { email: 'operator@simulator.invalid', password: randomBytes(12).toString('base64url') };
     const made = spawn(process.execPath, [CREATE_ADMIN, '--email', admin.email, '--name', 'Simulator operator'], { env: { ...env, ADMIN_PASSWORD: admin.password }, stdio: ['ignore', log, log] });

@@ -23,6 +23,7 @@ export const FIGURE_ROWS: ReadonlyArray<{ label: string; value(f: Figures): stri
   { label: 'Pickup time, min (mean / p50 / p90)', value: (f) => three(f.pickupMinutes) },
   { label: 'Completed', value: (f) => `${f.completed}` },
   { label: 'Cancelled after a match: rider / driver / operator', value: (f) => `${f.cancelledAfterMatch.byRider} / ${f.cancelledAfterMatch.byDriver} / ${f.cancelledAfterMatch.byAdmin}` },
+  { label: 'Booked ahead: booked / completed', value: (f) => `${f.bookedAhead.booked} / ${f.bookedAhead.completed}` },
   { label: 'Under way when the run ended', value: (f) => `${f.inProgressAtEnd}` },
   { label: 'Driver utilisation', value: (f) => pct(f.driverUtilisation) },
   { label: 'Surge charged at booking (mean / max)', value: (f) => (f.surge === null ? '–' : `${f.surge.mean} / ${f.surge.max}`) },

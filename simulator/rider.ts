@@ -1,5 +1,5 @@
 import { ApiError, expectConflict, type ApiClient } from './api.ts';
-import type { Ride } from './api-types.ts';
+import type { BookBody, Ride } from './api-types.ts';
 import type { PlannedBooking } from './demand.ts';
 import type { ResumeClient } from '../src/contract/realtime-client.ts';
 import type { RiderSide, SimRide, World } from './world.ts';
@@ -55,21 +55,21 @@ export class SimRider implements RiderSide {
   }
 
   async book(booking: PlannedBooking): Promise<void> {
-    const { ledger, payments, scheduler } = this.#world.settings;
+    const { ledger, scheduler, clock } = this.#world.settings;
     this.#booking = true;
     let view: Ride;
+    let aheadMs = booking.plan.aheadMs;
     try {
-      view = await this.client.book({
-        pickupLat: booking.pickup.point.lat,
-        pickupLon: booking.pickup.point.lon,
-        dropLat: booking.drop.point.lat,
-        dropLon: booking.drop.point.lon,
-        pickupLocation: booking.pickup.name,
-        dropLocation: booking.drop.name,
-        rideType: booking.rideType,
-        paymentMode: payments.modeFor(booking.plan.paysOnline),
-        stops: booking.stops.map((stop, i) => ({ ...stop, place: `Stop ${i + 1} on the way` })),
-      });
+      try {
+        view = await this.client.book(this.#bookBody(booking, aheadMs));
+      } catch (error) {
+        // The service books no sooner than SCHEDULE_MIN_LEAD_MINUTES of its own (wall-clock) time,
+        // which a fast run's lead may not reach (an embedded service has it scaled): booked for now.
+        if (!(aheadMs !== null && error instanceof ApiError && error.code === 'SCHEDULE_TOO_SOON')) throw error;
+        this.#world.tooSoonToBookAhead();
+        aheadMs = null;
+        view = await this.client.book(this.#bookBody(booking, null));
+      }
     } catch (error) {
       // Refused (a code of the service's) or not answered at all: either way not a request of the day.
       const answered = error instanceof ApiError && error.status !== 0;
@@ -80,12 +80,30 @@ export class SimRider implements RiderSide {
       this.#booking = false;
     }
     this.#codes.set(view.id, { start: view.startOtp, end: view.endOtp });
-    const ride = this.#world.register(view, booking, this);
+    const ride = this.#world.register(view, booking, this, aheadMs);
     if (ride.status !== 'REQUESTED') return;
     this.#ride = ride;
     const { changesMindAfterMs, patienceMs } = booking.plan;
     if (changesMindAfterMs !== null) scheduler.after(changesMindAfterMs, () => this.#cancelWhile(ride, 'REQUESTED', 'changed my mind'));
-    scheduler.after(patienceMs, () => this.#cancelWhile(ride, 'REQUESTED', 'waited too long', 'gave-up'));
+    // A rider who booked ahead starts waiting at the time they booked for.
+    scheduler.at(clock.now() + (aheadMs ?? 0) + patienceMs, () => this.#cancelWhile(ride, 'REQUESTED', 'waited too long', 'gave-up'));
+  }
+
+  #bookBody(booking: PlannedBooking, aheadMs: number | null): BookBody {
+    const { payments, clock } = this.#world.settings;
+    return {
+      pickupLat: booking.pickup.point.lat,
+      pickupLon: booking.pickup.point.lon,
+      dropLat: booking.drop.point.lat,
+      dropLon: booking.drop.point.lon,
+      pickupLocation: booking.pickup.name,
+      dropLocation: booking.drop.name,
+      rideType: booking.rideType,
+      paymentMode: payments.modeFor(booking.plan.paysOnline),
+      stops: booking.stops.map((stop, i) => ({ ...stop, place: `Stop ${i + 1} on the way` })),
+      // The service's clock is the wall clock: the simulated lead, in wall-clock time.
+      ...(aheadMs !== null && { scheduledAt: new Date(Date.now() + clock.realMsUntil(clock.now() + aheadMs)).toISOString() }),
+    };
   }
 
   code(rideId: number, which: 'start' | 'end'): string | undefined {

@@ -64,6 +64,7 @@ export class World {
   readonly settings: WorldSettings;
   readonly rides = new Map<number, SimRide>();
   readonly #waiting = new Map<number, Array<(ride: SimRide) => void>>();
+  #toldTooSoon = false;
 
   constructor(settings: WorldSettings) {
     this.settings = settings;
@@ -73,9 +74,10 @@ export class World {
     return this.settings.clock.now();
   }
 
-  /** A ride just booked: from now on, news of it counts. */
-  register(view: Ride, booking: PlannedBooking, rider: RiderSide): SimRide {
+  /** A ride just booked (`aheadMs` after now, or null: for now): from now on, news of it counts. */
+  register(view: Ride, booking: PlannedBooking, rider: RiderSide, aheadMs: number | null): SimRide {
     const facts: RideFacts = { booking, rideId: view.id, bookedAt: this.now, fare: view.fare, paymentMode: view.paymentMode, surge: view.surgeMultiplier };
+    if (aheadMs !== null) facts.aheadMs = aheadMs;
     const ride: SimRide = { facts, rider, driver: undefined, status: 'REQUESTED', noDriverSeen: false };
     this.rides.set(view.id, ride);
     this.settings.ledger.rides.set(view.id, facts);
@@ -83,6 +85,13 @@ export class World {
     this.#waiting.delete(view.id);
     this.observe(view);
     return ride;
+  }
+
+  /** The service would not book that soon ahead: said once a run. */
+  tooSoonToBookAhead(): void {
+    if (this.#toldTooSoon) return;
+    this.#toldTooSoon = true;
+    this.settings.warn("the service's SCHEDULE_MIN_LEAD_MINUTES is longer than this run's leads at this speed: rides planned ahead are booked for now");
   }
 
   /** The ride of this run with this id, waiting briefly for its booking's answer; undefined for a ride someone else booked. */

@@ -35,6 +35,7 @@ const figures: Figures = {
   payments: { cash: 15, online: 13, failed: 0 },
   ratings: { count: 23, mean: 4.57 },
   bookingFailures: { NO_FREE_RIDER: 2 },
+  bookedAhead: { booked: 2, completed: 1 },
   tripCharges: { waiting: { rides: 7, inr: 84 }, tollsAndParking: { rides: 4, inr: 260 }, nightRides: 0, refusedByCap: 0 },
   intervalMinutes: 10,
   series: Array.from({ length: 15 }, (_, i) => ({ from: `0${8 + Math.floor(i / 6)}:${String((i % 6) * 10).padStart(2, '0')}`, requests: 3, matchedShare: 0.6, pickupMinutes: 18, surge: 1, onlineDrivers: 40, busyDrivers: 10 })),

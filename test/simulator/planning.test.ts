@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { offerAnswer, riderPlan } from '../../simulator/behaviour.ts';
 import { cityNames, loadCity } from '../../simulator/cities.ts';
 import { planBookings, planDrivers, ridesPerDriverHour } from '../../simulator/demand.ts';
-import { scaledDispatch } from '../../simulator/embedded.ts';
+import { scaledDispatch, scaledSchedule } from '../../simulator/embedded.ts';
 import { haversineKm, inBox } from '../../simulator/geo.ts';
 import { OsrmRouter, StraightRouter } from '../../simulator/routing.ts';
 
@@ -47,6 +47,14 @@ describe('the simulated day', () => {
       const direct = haversineKm(b.pickup.point, b.drop.point);
       for (const stop of b.stops) assert.ok(haversineKm(b.pickup.point, stop) + haversineKm(stop, b.drop.point) <= direct + 1.2, 'a stop is near the way');
     }
+  });
+
+  test('about one booking in sixteen is booked ahead, 45 minutes to 3 hours ahead', () => {
+    const bookings = day(4);
+    const ahead = bookings.flatMap((b) => (b.plan.aheadMs === null ? [] : [b.plan.aheadMs]));
+    const share = ahead.length / bookings.length;
+    assert.ok(share > 0.03 && share < 0.09, `${ahead.length} of ${bookings.length} booked ahead`);
+    for (const ms of ahead) assert.ok(ms >= 45 * 60_000 && ms <= 3 * 3_600_000, `${ms} ms ahead`);
   });
 
   test('in the morning riders travel towards jobs, in the evening back home', () => {
@@ -126,5 +134,11 @@ describe('cities and roads', () => {
     assert.deepEqual(scaledDispatch(10), { DISPATCH_BATCH_MS: '200', DISPATCH_OFFER_TTL_SECONDS: '2', DISPATCH_MAX_SECONDS: '12' });
     // Never below what the service accepts.
     assert.deepEqual(scaledDispatch(600), { DISPATCH_BATCH_MS: '50', DISPATCH_OFFER_TTL_SECONDS: '1', DISPATCH_MAX_SECONDS: '1' });
+  });
+
+  test("an embedded service's booking-ahead leads are the defaults in simulated time, never refusing the city's own", () => {
+    assert.deepEqual(scaledSchedule(1), { SCHEDULE_MIN_LEAD_MINUTES: '30', SCHEDULE_DISPATCH_LEAD_MINUTES: '20' });
+    assert.deepEqual(scaledSchedule(20), { SCHEDULE_MIN_LEAD_MINUTES: '1', SCHEDULE_DISPATCH_LEAD_MINUTES: '1' });
+    assert.deepEqual(scaledSchedule(120), { SCHEDULE_MIN_LEAD_MINUTES: '0', SCHEDULE_DISPATCH_LEAD_MINUTES: '1' });
   });
 });

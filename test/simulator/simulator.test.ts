@@ -60,7 +60,12 @@ describe('city simulator', () => {
   before(async () => {
     // A real server on the real clock: the simulator's drivers hear offers over the realtime
     // channel, and dispatch rounds and offer expiry run in wall-clock time, fast.
-    t = await createTestApp({ dispatch: { mode: 'batched', batchMs: 100, offerTtlMs: 1_000, maxMs: 4_000 } }, { clock: systemClock });
+    // Rides booked ahead: no minimum lead, and looked for a driver two minutes before (four simulated
+    // hours at 120×), so the run's one booked ahead is dispatched while the run lasts.
+    t = await createTestApp(
+      { dispatch: { mode: 'batched', batchMs: 100, offerTtlMs: 1_000, maxMs: 4_000 }, schedule: { minLeadMs: 0, maxAheadMs: 86_400_000, dispatchLeadMs: 120_000 } },
+      { clock: systemClock },
+    );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     folder = mkdtempSync(join(tmpdir(), 'simulator-test-'));
@@ -103,7 +108,7 @@ describe('city simulator', () => {
     const run = await node(
       [
         'simulator/main.ts', 'simulate', '--url', url, '--admin-email', operator.email, '--city', cityFile,
-        '--drivers', '4', '--riders', '6', '--minutes', '5', '--speed', '120', '--load', '3', '--seed', '1', '--drain', '30',
+        '--drivers', '4', '--riders', '6', '--minutes', '5', '--speed', '120', '--load', '3', '--seed', '19', '--drain', '30',
         '--json', jsonFile, '--report', reportFile,
       ],
       { SIMULATOR_ADMIN_PASSWORD: operator.password },
@@ -126,11 +131,13 @@ describe('city simulator', () => {
     // The service agrees: the run's rides (the only ones in this database) ended as the figures say.
     const admin = await call(t.app, 'POST', '/auth/login', { body: operator });
     const statuses: string[] = [];
+    let scheduled = 0;
     const charged = { waiting: 0, tollsAndParking: 0, night: 0 };
     for (let id = 1; ; id++) {
       const ride = await call(t.app, 'GET', `/rides/status/${id}`, { token: admin.body.accessToken });
       if (ride.status === 404) break;
       statuses.push(ride.body.status);
+      if (ride.body.scheduledAt) scheduled++;
       const breakdown = ride.body.status === 'COMPLETED' ? ride.body.fareBreakdown : null;
       if (!breakdown) continue;
       charged.waiting += breakdown.waitingFare;
@@ -141,6 +148,9 @@ describe('city simulator', () => {
     const { tripCharges } = figures;
     assert.deepEqual([tripCharges.waiting.inr, tripCharges.tollsAndParking.inr, tripCharges.nightRides], [Math.round(charged.waiting), charged.tollsAndParking, charged.night]);
     assert.equal(statuses.length, figures.requests);
+    // Seed 19 plans one booking 55 simulated minutes ahead: booked with its time, counted apart.
+    assert.equal(figures.bookedAhead.booked, 1);
+    assert.equal(scheduled, 1, 'the service holds one ride booked ahead');
     assert.equal(statuses.filter((s) => s === 'COMPLETED').length, figures.completed);
     assert.equal(statuses.filter((s) => s === 'CANCELLED').length, figures.requests - figures.completed);
 
