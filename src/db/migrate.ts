@@ -35,6 +35,7 @@ import * as driverDocuments from './migrations/2026-11-29-32-driver-documents.ts
 import * as detourCells from './migrations/2026-11-29-41-detour-cells.ts';
 import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
 import * as offersCreatedAt from './migrations/2026-11-29-52-offers-created-at.ts';
+import * as userLanguage from './migrations/2026-11-30-11-user-language.ts';
 import * as pushSubscriptions from './migrations/2026-11-30-31-push-subscriptions.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-41-detour-cells': detourCells,
   '2026-11-29-51-supply-samples': supplySamples,
   '2026-11-29-52-offers-created-at': offersCreatedAt,
+  '2026-11-30-11-user-language': userLanguage,
   '2026-11-30-31-push-subscriptions': pushSubscriptions,
 };
 

@@ -5,6 +5,10 @@ export const RIDE_TYPES = ['bike', 'auto', 'mini', 'sedan', 'suv'] as const;
 export type RideType = (typeof RIDE_TYPES)[number];
 export const DEFAULT_RIDE_TYPE: RideType = 'mini';
 
+/** The languages the apps and the service's own texts (notifications, e-mails) speak; English is the fallback. */
+export const LANGUAGES = ['en', 'hi', 'kn'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 /** How a rider pays. CASH goes to the driver; the others go through the payment provider. */
 export const PAYMENT_MODES = ['CASH', 'UPI', 'CARD', 'WALLET', 'NETBANKING'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];

@@ -54,6 +54,7 @@ function toRow(values: SettingsUpdate): Updateable<UserSettingsTable> {
     preferred_vehicle_type: values.preferredVehicleType,
     ac_preference: values.acPreference,
     quiet_ride: values.quietRide === undefined ? undefined : flag(values.quietRide),
+    language: values.language,
     delete_account_requested: values.deleteAccountRequested === undefined ? undefined : flag(values.deleteAccountRequested),
   };
   return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
@@ -76,6 +77,7 @@ function fromRow(row: SettingsRow): Settings {
     preferredVehicleType: row.preferred_vehicle_type as Settings['preferredVehicleType'],
     acPreference: row.ac_preference as Settings['acPreference'],
     quietRide: row.quiet_ride === 1,
+    language: row.language as Settings['language'],
     deleteAccountRequested: row.delete_account_requested === 1,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PAYMENT_MODES, RIDE_TYPES, type PaymentMode } from '../../platform/vocabulary.ts';
+import { LANGUAGES, PAYMENT_MODES, RIDE_TYPES, type PaymentMode } from '../../platform/vocabulary.ts';
 
 /** The payment modes, spelled in lower case as the contract shows settings (`upi`, `card`). */
 export const PAYMENT_METHODS = PAYMENT_MODES.map((mode) => mode.toLowerCase() as Lowercase<PaymentMode>);
@@ -24,6 +24,9 @@ const fields = {
   preferredVehicleType: Type.Enum(RIDE_TYPES),
   acPreference: Type.Enum(AC_PREFERENCES),
   quietRide: Type.Boolean(),
+  language: Type.Union([Type.Enum(LANGUAGES), Type.Null()], {
+    description: "The language of the apps and of the service's notifications and e-mails to this user; null (the default): the apps follow the browser's language when it is one of these, else English",
+  }),
   deleteAccountRequested: Type.Boolean(),
 };
 
@@ -55,5 +58,6 @@ export const DEFAULT_SETTINGS: SettingsValues = {
   preferredVehicleType: 'mini',
   acPreference: 'any',
   quietRide: false,
+  language: null,
   deleteAccountRequested: false,
 };

@@ -33,6 +33,7 @@ describe('user settings', () => {
       preferredVehicleType: 'mini',
       acPreference: 'any',
       quietRide: false,
+      language: null,
       deleteAccountRequested: false,
     });
     const again = await call(t.app, 'GET', '/user-settings', { token: user.token });
@@ -81,11 +82,22 @@ describe('user settings', () => {
       preferredVehicleType: 'suv',
       acPreference: 'non_ac',
       quietRide: true,
+      language: 'kn',
       deleteAccountRequested: true,
     };
     const reply = await call(t.app, 'PUT', '/user-settings', { token: user.token, body: everything });
     assert.equal(reply.status, 200);
     for (const [key, value] of Object.entries(everything)) assert.equal(reply.body[key], value, key);
+  });
+
+  test('a chosen language is kept, and null goes back to the browser\'s', async () => {
+    const user = await signUp(t);
+    const hindi = await call(t.app, 'PUT', '/user-settings', { token: user.token, body: { language: 'hi' } });
+    assert.equal(hindi.status, 200);
+    assert.equal((await call(t.app, 'GET', '/user-settings', { token: user.token })).body.language, 'hi');
+    const cleared = await call(t.app, 'PUT', '/user-settings', { token: user.token, body: { language: null } });
+    assert.equal(cleared.status, 200);
+    assert.equal((await call(t.app, 'GET', '/user-settings', { token: user.token })).body.language, null);
   });
 
   test('an update that changes nothing leaves updatedAt alone', async () => {
@@ -131,6 +143,11 @@ describe('user settings', () => {
     ['preferredVehicleType', 'rocket'],
     ['acPreference', 'cold'],
     ['acPreference', ''],
+    ['language', 'fr'],
+    ['language', 'HI'],
+    ['language', 'hi-IN'],
+    ['language', ''],
+    ['language', 1],
   ];
   for (const [field, value] of invalid) {
     test(`${field} = ${JSON.stringify(value)} is a 400 and changes nothing`, async () => {
