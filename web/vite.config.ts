@@ -52,7 +52,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       // Code the apps share (Preact, Leaflet, the API client) lands in chunks named after one of its modules; name them plainly.
-      output: { chunkFileNames: 'assets/shared-[hash].js' },
+      // The languages loaded on demand (web/src/i18n) are named after theirs.
+      output: { chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('/src/i18n/') ? 'assets/i18n-[name]-[hash].js' : 'assets/shared-[hash].js') },
       input: {
         rider: join(import.meta.dirname, 'index.html'),
         driver: join(import.meta.dirname, 'driver/index.html'),

@@ -6,6 +6,7 @@ import type { WebAppSettings } from '../config.ts';
 import { useSettings } from '../ui/app-context.tsx';
 import { CITY_CENTRE } from './places.ts';
 import './map.css';
+import { t } from '../i18n/i18n.ts';
 
 export type MarkerKind = 'pickup' | 'drop' | 'driver' | 'me';
 
@@ -115,7 +116,12 @@ export function textContent(text: string): HTMLElement {
  * cannot load the container turns to a plain grid (map.css) and says so.
  */
 export function baseMap(container: HTMLElement, settings: WebAppSettings, options: L.MapOptions = {}): { map: L.Map; dispose: () => void } {
-  const map = L.map(container, { zoomControl: true, ...options }).setView([CITY_CENTRE.lat, CITY_CENTRE.lon], 13);
+  const { zoomControl = true, ...rest } = options;
+  const map = L.map(container, { ...rest, zoomControl: false }).setView([CITY_CENTRE.lat, CITY_CENTRE.lon], 13);
+  // Leaflet's own words, in the app's language: the zoom buttons' names, and no English title on its credit.
+  if (zoomControl) L.control.zoom({ zoomInTitle: t('map.zoomIn'), zoomOutTitle: t('map.zoomOut') }).addTo(map);
+  map.attributionControl?.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+  container.dataset.offlineText = t('map.offline');
   const offline = (yes: boolean) => container.classList.toggle('map-offline', yes);
   if (settings.mapTileUrl) {
     const tiles = L.tileLayer(settings.mapTileUrl, { maxZoom: 19, attribution: settings.mapAttribution });

@@ -10,6 +10,7 @@ import { keysOf, PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { PlaceInput } from './place-input.tsx';
 import { useApi } from '../ui/app-context.tsx';
+import { labelsOf, t } from '../i18n/i18n.ts';
 
 interface Props {
   onBooked: (ride: Ride) => void;
@@ -18,7 +19,7 @@ interface Props {
 type End = 'pickup' | 'drop';
 
 type When = 'now' | 'later';
-const WHEN_LABELS: Record<When, string> = { now: 'Now', later: 'Later' };
+const WHEN_LABELS = labelsOf('book.', ['now', 'later'] as const satisfies readonly When[]);
 
 /** An instant as a datetime-local input shows it: the device's local date and time, to the minute. */
 const localInput = (epochMs: number): string => {
@@ -26,7 +27,7 @@ const localInput = (epochMs: number): string => {
   return local.toISOString().slice(0, 16);
 };
 
-const pinned = (point: Point): Place => ({ name: `Pinned point ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`, ...point });
+const pinned = (point: Point): Place => ({ name: t('book.pinned', { lat: point.lat.toFixed(4), lon: point.lon.toFixed(4) }), ...point });
 
 /** Where from, where to, which ride type at what price, how to pay: then book. */
 export function BookScreen({ onBooked }: Props) {
@@ -87,9 +88,9 @@ export function BookScreen({ onBooked }: Props) {
 
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
-    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${pickup.name}`, lat: pickup.lat, lon: pickup.lon });
-    chosenStops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: `Stop ${i + 1}: ${stop.name}`, lat: stop.lat, lon: stop.lon }));
-    if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${drop.name}`, lat: drop.lat, lon: drop.lon });
+    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: t('map.pickupAt', { place: pickup.name }), lat: pickup.lat, lon: pickup.lon });
+    chosenStops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: t('map.stopAt', { n: i + 1, place: stop.name }), lat: stop.lat, lon: stop.lon }));
+    if (drop) list.push({ id: 'drop', kind: 'drop', label: t('map.dropAt', { place: drop.name }), lat: drop.lat, lon: drop.lon });
     return list;
   }, [pickup, drop, stopsKey]);
 
@@ -97,26 +98,26 @@ export function BookScreen({ onBooked }: Props) {
 
   return (
     <section class="stack" aria-labelledby="book-title">
-      <h2 id="book-title">Where to?</h2>
+      <h2 id="book-title">{t('book.title')}</h2>
       <div class="card stack">
-        <PlaceInput label="Pickup" value={pickup} onChange={setPickup} onUseMap={() => setMapSets('pickup')} mapArmed={mapSets === 'pickup'} />
+        <PlaceInput label={t('book.pickup')} name="pickup" value={pickup} onChange={setPickup} onUseMap={() => setMapSets('pickup')} mapArmed={mapSets === 'pickup'} />
         {stops.map((stop, i) => (
           <div key={i} class="stack">
-            <PlaceInput label={`Stop ${i + 1}`} value={stop} onChange={(place) => setStops(stops.map((old, j) => (j === i ? place : old)))} />
+            <PlaceInput label={t('book.stop', { n: i + 1 })} name={`stop ${i + 1}`} value={stop} onChange={(place) => setStops(stops.map((old, j) => (j === i ? place : old)))} />
             <button type="button" class="secondary" onClick={() => setStops(stops.filter((_, j) => j !== i))}>
-              Remove stop {i + 1}
+              {t('book.removeStop', { n: i + 1 })}
             </button>
           </div>
         ))}
         {stops.length < MAX_STOPS && (
           <button type="button" class="secondary" onClick={() => setStops([...stops, null])}>
-            Add a stop
+            {t('book.addStop')}
           </button>
         )}
-        <PlaceInput label="Drop" value={drop} onChange={setDrop} onUseMap={() => setMapSets('drop')} mapArmed={mapSets === 'drop'} />
+        <PlaceInput label={t('book.drop')} name="drop" value={drop} onChange={setDrop} onUseMap={() => setMapSets('drop')} mapArmed={mapSets === 'drop'} />
       </div>
       <MapView
-        label="Map: tap to set the pickup or the drop"
+        label={t('book.mapLabel')}
         markers={markers}
         line={pickup && drop ? [pickup, ...chosenStops, drop] : undefined}
         onPick={(point) => {
@@ -128,9 +129,9 @@ export function BookScreen({ onBooked }: Props) {
           }
         }}
       />
-      <p class="muted">A tap on the map sets the {mapSets}.</p>
+      <p class="muted">{t('book.tapSets', { end: mapSets })}</p>
       <ErrorNotice message={quote.error} />
-      {quote.busy && <Notice>Getting prices…</Notice>}
+      {quote.busy && <Notice>{t('book.gettingPrices')}</Notice>}
       {estimates && (
         <form
           class="stack"
@@ -141,7 +142,7 @@ export function BookScreen({ onBooked }: Props) {
         >
           <fieldset class="stack card">
             <legend>
-              <h3>Ride type</h3>
+              <h3>{t('book.rideType')}</h3>
             </legend>
             {estimates.map((estimate) => (
               <label key={estimate.rideType} class="choice">
@@ -150,7 +151,7 @@ export function BookScreen({ onBooked }: Props) {
                   <strong>{RIDE_TYPE_LABELS[estimate.rideType]}</strong>
                   <br />
                   <span class="muted">
-                    {estimate.driverNearby === false ? 'no driver nearby right now' : `pickup in ${estimate.etaMinMinutes}–${minutes(estimate.etaMaxMinutes)}`}
+                    {estimate.driverNearby === false ? t('book.noDriverNearby') : t('book.pickupIn', { min: estimate.etaMinMinutes, max: estimate.etaMaxMinutes })}
                   </span>
                 </span>
                 <strong>{money(estimate.fare)}</strong>
@@ -158,37 +159,37 @@ export function BookScreen({ onBooked }: Props) {
             ))}
           </fieldset>
           {chosen && (
-            <div class="card" aria-label="Price breakdown">
-              <h3>{RIDE_TYPE_LABELS[chosen.rideType]}: how the price is made</h3>
+            <div class="card" aria-label={t('book.priceAria')}>
+              <h3>{t('book.howPriceMade', { type: RIDE_TYPE_LABELS[chosen.rideType] })}</h3>
               <Facts
                 items={[
-                  ['Base fare', money(chosen.baseFare)],
-                  [`Distance (${km(chosen.distanceKm)})`, money(chosen.distanceFare)],
-                  [`Time (${minutes(chosen.durationMinutes)})`, money(chosen.timeFare)],
-                  ...(chosen.stops > 0 ? [[`Stops (${chosen.stops})`, money(chosen.stopsFare)] as [string, string]] : []),
-                  ['Demand', chosen.surgeMultiplier === 1 ? 'normal' : `× ${chosen.surgeMultiplier}`],
-                  ['You pay', <strong key="fare">{money(chosen.fare)}</strong>],
+                  [t('fare.baseFare'), money(chosen.baseFare)],
+                  [t('fare.distanceOf', { km: km(chosen.distanceKm) }), money(chosen.distanceFare)],
+                  [t('fare.timeOf', { minutes: minutes(chosen.durationMinutes) }), money(chosen.timeFare)],
+                  ...(chosen.stops > 0 ? [[t('fare.stopsOf', { count: chosen.stops }), money(chosen.stopsFare)] as [string, string]] : []),
+                  [t('book.demand'), chosen.surgeMultiplier === 1 ? t('book.demandNormal') : `× ${chosen.surgeMultiplier}`],
+                  [t('book.youPay'), <strong key="fare">{money(chosen.fare)}</strong>],
                 ]}
               />
             </div>
           )}
-          <Field label="When">
+          <Field label={t('book.when')}>
             <Choice name="when" value={when} labels={WHEN_LABELS} onChange={setWhen} />
           </Field>
           {when === 'later' && (
             <>
-              <Field label="Pickup time">
+              <Field label={t('book.pickupTime')}>
                 <input type="datetime-local" required value={later} min={localInput(Date.now() + 30 * 60_000)} onInput={(event) => setLater(event.currentTarget.value)} />
               </Field>
-              <p class="muted">Booked ahead, the price is set now without demand pricing and held. A driver may take it ahead; otherwise we look for one 20 minutes before.</p>
+              <p class="muted">{t('book.aheadNote')}</p>
             </>
           )}
-          <Field label="Payment">
+          <Field label={t('book.payment')}>
             <Choice name="paymentMode" value={paymentMode} labels={PAYMENT_MODE_LABELS} onChange={setPaymentMode} />
           </Field>
           <ErrorNotice message={book.error} />
           <button type="submit" class="wide" disabled={book.busy || !chosen || (when === 'later' && !later)}>
-            {book.busy ? 'Booking…' : chosen ? `Book ${RIDE_TYPE_LABELS[chosen.rideType]} for ${money(chosen.fare)}` : 'Book'}
+            {book.busy ? t('book.booking') : chosen ? t('book.bookFor', { type: RIDE_TYPE_LABELS[chosen.rideType], fare: money(chosen.fare) }) : t('book.book')}
           </button>
         </form>
       )}

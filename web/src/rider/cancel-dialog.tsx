@@ -4,6 +4,7 @@ import { CancellationFee, useCancellationQuote } from '../ui/cancellation-fee.ts
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   ride: Ride;
@@ -33,19 +34,19 @@ export function CancelDialog({ ride, onCancelled, onClose }: Props) {
           void cancel.run();
         }}
       >
-        <h2 id="cancel-title">Cancel this ride?</h2>
+        <h2 id="cancel-title">{t('cancel.title')}</h2>
         <CancellationFee {...fee} />
-        <Field label="Reason (optional)">
+        <Field label={t('cancel.reason')}>
           <input name="reason" maxLength={600} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
         </Field>
         <ErrorNotice message={cancel.error} />
         <div class="row">
           {/* Not before the rider has seen what it costs (or that the service could not say). */}
           <button type="submit" class="danger" disabled={cancel.busy || (!fee.quote && !fee.error)}>
-            {cancel.busy ? 'Cancelling…' : 'Yes, cancel'}
+            {cancel.busy ? t('cancel.cancelling') : t('cancel.yes')}
           </button>
           <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
-            Keep my ride
+            {t('cancel.keep')}
           </button>
         </div>
       </form>

@@ -7,6 +7,7 @@ import { ErrorNotice, Facts } from '../ui/components.tsx';
 import { km, minutes, money, timeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
 import { PlaceInput } from './place-input.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** Going somewhere else on an open ride: pick the place, see what the whole trip would cost, confirm. */
 export function ChangeDestination({ ride, onRide }: { ride: Ride; onRide: (ride: Ride) => void }) {
@@ -28,15 +29,16 @@ export function ChangeDestination({ ride, onRide }: { ride: Ride; onRide: (ride:
   if (!open) {
     return (
       <button type="button" class="secondary" onClick={() => setOpen(true)}>
-        Change destination
+        {t('dest.change')}
       </button>
     );
   }
   return (
-    <div class="card stack" aria-label="Change destination">
-      <h3>Change destination</h3>
+    <div class="card stack" aria-label={t('dest.change')}>
+      <h3>{t('dest.change')}</h3>
       <PlaceInput
-        label="New destination"
+        label={t('dest.new')}
+        name="destination"
         value={place}
         onChange={(chosen) => {
           setPlace(chosen);
@@ -48,15 +50,15 @@ export function ChangeDestination({ ride, onRide }: { ride: Ride; onRide: (ride:
         <>
           <Facts
             items={[
-              ['New fare', <strong key="fare">{money(quote.fare)}</strong>],
-              ['Now', money(quote.previousFare)],
-              ['Whole trip', `${km(quote.distanceKm)}, ${minutes(quote.durationMinutes)}`],
-              ['Price holds until', timeOf(quote.expiresAt)],
+              [t('dest.newFare'), <strong key="fare">{money(quote.fare)}</strong>],
+              [t('dest.now'), money(quote.previousFare)],
+              [t('dest.wholeTrip'), `${km(quote.distanceKm)}, ${minutes(quote.durationMinutes)}`],
+              [t('dest.holdsUntil'), timeOf(quote.expiresAt)],
             ]}
           />
           <ErrorNotice message={confirm.error} />
           <button type="button" disabled={confirm.busy} onClick={() => void confirm.run(quote)}>
-            Go to {quote.dropLocation ?? 'the new place'} for {money(quote.fare)}
+            {t('dest.goTo', { place: quote.dropLocation ?? t('dest.theNewPlace'), fare: money(quote.fare) })}
           </button>
         </>
       )}
@@ -68,7 +70,7 @@ export function ChangeDestination({ ride, onRide }: { ride: Ride; onRide: (ride:
           setQuote(null);
         }}
       >
-        Keep the destination
+        {t('dest.keep')}
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { Api } from '../api/endpoints.ts';
 import type { OrderBody, OrderResponse } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** What the provider's checkout hands back after a successful payment. */
 interface CheckoutSuccess {
@@ -57,7 +58,7 @@ export async function payOnline(api: Api, checkoutUrl: string, order: OrderBody,
 
 async function openCheckout(order: OrderResponse, payer: string, description: string): Promise<CheckoutSuccess> {
   const Razorpay = window.Razorpay;
-  if (!Razorpay) throw new CheckoutUnreachable('The payment page could not be opened.');
+  if (!Razorpay) throw new CheckoutUnreachable(t('checkout.cannotOpen'));
   return new Promise((resolve, reject) => {
     // A failed attempt leaves the checkout open for another try; only closing it ends the payment.
     let failure = '';
@@ -70,7 +71,7 @@ async function openCheckout(order: OrderResponse, payer: string, description: st
       description,
       prefill: { name: payer },
       handler: resolve,
-      modal: { ondismiss: () => reject(new Error(failure ? `Payment failed: ${failure}` : 'Payment cancelled: nothing was charged.')) },
+      modal: { ondismiss: () => reject(new Error(failure ? t('checkout.failed', { reason: failure }) : t('checkout.cancelled'))) },
     });
     checkout.on('payment.failed', (response) => (failure = response.error.description));
     checkout.open();
@@ -78,7 +79,7 @@ async function openCheckout(order: OrderResponse, payer: string, description: st
 }
 
 function loadScript(src: string): Promise<void> {
-  if (!src) return Promise.reject(new CheckoutUnreachable('Online payment is not available right now.'));
+  if (!src) return Promise.reject(new CheckoutUnreachable(t('checkout.unavailable')));
   if (document.querySelector(`script[src="${src}"]`)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
@@ -86,7 +87,7 @@ function loadScript(src: string): Promise<void> {
     script.onload = () => resolve();
     script.onerror = () => {
       script.remove();
-      reject(new CheckoutUnreachable('The payment page could not be reached.'));
+      reject(new CheckoutUnreachable(t('checkout.unreachable')));
     };
     document.head.append(script);
   });

@@ -5,6 +5,7 @@ import { dateTimeOf, money } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** The rider's rides, newest first, a page at a time. */
 export function HistoryScreen() {
@@ -19,15 +20,15 @@ export function HistoryScreen() {
   useEffect(() => void load.run(), [api]);
   return (
     <section class="stack" aria-labelledby="history-title">
-      <h2 id="history-title">Your rides</h2>
+      <h2 id="history-title">{t('history.title')}</h2>
       <ErrorNotice message={load.error} />
-      {rides?.length === 0 && <p class="muted">No rides yet.</p>}
+      {rides?.length === 0 && <p class="muted">{t('history.none')}</p>}
       <ul class="list">
         {rides?.map((ride) => (
           <li key={ride.id} class="card stack" data-ride={ride.id}>
             <div class="row spread">
               <strong>
-                {ride.pickupLocation ?? 'Pinned point'} → {ride.dropLocation ?? 'pinned point'}
+                {ride.pickupLocation ?? t('common.pinnedPoint')} → {ride.dropLocation ?? t('common.aPinnedPoint')}
               </strong>
               <strong>{money(ride.fare)}</strong>
             </div>
@@ -37,8 +38,8 @@ export function HistoryScreen() {
               </span>
               <span>
                 {STATUS_LABELS[ride.status]}
-                {ride.riderRating !== null && ` · rated ${ride.riderRating}/5`}
-                {ride.cancellationFee ? ` · fee ${money(ride.cancellationFee)}` : ''}
+                {ride.riderRating !== null && ` · ${t('history.rated', { rating: ride.riderRating })}`}
+                {ride.cancellationFee ? ` · ${t('history.fee', { fee: money(ride.cancellationFee) })}` : ''}
               </span>
             </div>
           </li>
@@ -46,7 +47,7 @@ export function HistoryScreen() {
       </ul>
       {cursor && (
         <button type="button" class="secondary" disabled={load.busy} onClick={() => void load.run(cursor)}>
-          Show older rides
+          {t('history.older')}
         </button>
       )}
     </section>

@@ -1,9 +1,12 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { searchPlaces, type Place } from '../map/places.ts';
 import { Field } from '../ui/components.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   label: string;
+  /** The input's name, the same in every language (pickup, drop). */
+  name: string;
   value: Place | null;
   onChange: (place: Place) => void;
   /** Asks that the next tap on the map set this end of the trip; without it the place is searched only. */
@@ -12,7 +15,7 @@ interface Props {
 }
 
 /** A trip's end or stop: typed and picked from the known places, or tapped on the map. */
-export function PlaceInput({ label, value, onChange, onUseMap, mapArmed }: Props) {
+export function PlaceInput({ label, name, value, onChange, onUseMap, mapArmed }: Props) {
   const [text, setText] = useState(value?.name ?? '');
   useEffect(() => setText(value?.name ?? ''), [value]);
   const listId = useId();
@@ -22,15 +25,15 @@ export function PlaceInput({ label, value, onChange, onUseMap, mapArmed }: Props
       <Field label={label}>
         <input
           type="search"
-          name={label.toLowerCase()}
+          name={name}
           autocomplete="off"
-          placeholder="Search a place"
+          placeholder={t('place.search')}
           aria-controls={listId}
           value={text}
           onInput={(event) => setText(event.currentTarget.value)}
         />
       </Field>
-      <ul class="places" id={listId} aria-label={`${label} suggestions`} hidden={matches.length === 0}>
+      <ul class="places" id={listId} aria-label={t('place.suggestions', { label })} hidden={matches.length === 0}>
         {matches.map((place) => (
           <li key={place.name}>
             <button type="button" class="secondary" onClick={() => onChange(place)}>
@@ -39,10 +42,10 @@ export function PlaceInput({ label, value, onChange, onUseMap, mapArmed }: Props
           </li>
         ))}
       </ul>
-      {text && matches.length === 0 && text !== value?.name && <p class="muted flush">No known place by that name{onUseMap ? ': tap the map instead' : ''}.</p>}
+      {text && matches.length === 0 && text !== value?.name && <p class="muted flush">{onUseMap ? t('place.noMatchMap') : t('place.noMatch')}</p>}
       {onUseMap && (
         <button type="button" class="secondary" aria-pressed={mapArmed} onClick={onUseMap}>
-          Set the {label.toLowerCase()} on the map
+          {t('place.setOnMap', { label: label.toLowerCase() })}
         </button>
       )}
     </div>

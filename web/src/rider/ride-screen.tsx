@@ -20,6 +20,7 @@ import { ChangeDestination } from './change-destination.tsx';
 import { StopList } from '../ui/stop-list.tsx';
 import { CallButton } from '../ui/call-button.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   ride: Ride;
@@ -43,10 +44,10 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
 
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
-    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${ride.pickupLocation ?? 'pinned point'}`, ...pickup });
-    ride.stops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: `Stop ${i + 1}: ${stop.place ?? 'pinned point'}`, lat: stop.lat, lon: stop.lon }));
-    if (drop) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${ride.dropLocation ?? 'pinned point'}`, ...drop });
-    if (driver) list.push({ id: 'driver', kind: 'driver', label: 'Your driver', lat: driver.lat, lon: driver.lon });
+    if (pickup) list.push({ id: 'pickup', kind: 'pickup', label: t('map.pickupAt', { place: ride.pickupLocation ?? t('common.aPinnedPoint') }), ...pickup });
+    ride.stops.forEach((stop, i) => list.push({ id: `stop-${i}`, kind: 'drop', label: t('map.stopAt', { n: i + 1, place: stop.place ?? t('common.aPinnedPoint') }), lat: stop.lat, lon: stop.lon }));
+    if (drop) list.push({ id: 'drop', kind: 'drop', label: t('map.dropAt', { place: ride.dropLocation ?? t('common.aPinnedPoint') }), ...drop });
+    if (driver) list.push({ id: 'driver', kind: 'driver', label: t('map.yourDriver'), lat: driver.lat, lon: driver.lon });
     return list;
     // The points are rebuilt each render; their numbers decide.
   }, [ride.pickupLat, ride.pickupLon, ride.dropLat, ride.dropLon, ride.stops.length, driver?.lat, driver?.lon]);
@@ -59,54 +60,54 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
         <h2 id="ride-title" data-status={ride.status}>
           {STATUS_LABELS[ride.status]}
         </h2>
-        <span class="muted">Ride {ride.id}</span>
+        <span class="muted">{t('ride.number', { id: ride.id })}</span>
       </div>
       {ride.scheduledAt && (
         <p class="muted" data-testid="scheduled-at">
-          Booked for {dateTimeOf(ride.scheduledAt)}
+          {t('ride.bookedFor', { time: dateTimeOf(ride.scheduledAt) })}
         </p>
       )}
-      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId !== null && <Notice>A driver has taken your ride and will be on the way shortly before your time.</Notice>}
-      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId === null && <Notice>We will look for a driver 20 minutes before your time. You can cancel for free until an hour before.</Notice>}
-      {ride.status === 'REQUESTED' && !ride.scheduledAt && <Notice>We are asking drivers near you. This usually takes under a minute.</Notice>}
-      {ride.noDriverFoundAt && ride.status === 'REQUESTED' && <Notice kind="warn">No driver is free nearby right now. You can wait or cancel for free.</Notice>}
+      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId !== null && <Notice>{t('ride.takenAhead')}</Notice>}
+      {ride.status === 'REQUESTED' && ride.scheduledAt && ride.driverId === null && <Notice>{t('ride.lookAhead')}</Notice>}
+      {ride.status === 'REQUESTED' && !ride.scheduledAt && <Notice>{t('ride.asking')}</Notice>}
+      {ride.noDriverFoundAt && ride.status === 'REQUESTED' && <Notice kind="warn">{t('ride.noDriver')}</Notice>}
       {eta !== null && (
         <p class="eta" role="status" data-testid="eta">
-          {ride.status === 'ACCEPTED' ? 'Your driver arrives in' : 'You arrive in'} about {minutes(eta)}
+          {t(ride.status === 'ACCEPTED' ? 'ride.driverArrives' : 'ride.youArrive', { minutes: minutes(eta) })}
         </p>
       )}
       {following && ride.driverName !== undefined && <DriverCard ride={ride} />}
       {following && <SosButton rideId={ride.id} />}
       {following && <CallButton rideId={ride.id} callee="driver" />}
       {following && <ShareTrip ride={ride} />}
-      <MapView label="Map of your ride" markers={markers} line={driver && target ? [driver, target] : undefined} />
+      <MapView label={t('ride.mapLabel')} markers={markers} line={driver && target ? [driver, target] : undefined} />
       {(ride.status === 'REQUESTED' || ride.status === 'ACCEPTED') && ride.startOtp && (
         <div class="card">
-          <h3>Start code</h3>
+          <h3>{t('ride.startCode')}</h3>
           <p class="code" data-testid="start-code">
             {ride.startOtp}
           </p>
-          <p class="muted flush">Tell it to your driver when you get in.</p>
+          <p class="muted flush">{t('ride.startCodeHint')}</p>
         </div>
       )}
       {ride.status === 'PICKED' && ride.endOtp && (
         <div class="card">
-          <h3>End code</h3>
+          <h3>{t('ride.endCode')}</h3>
           <p class="code" data-testid="end-code">
             {ride.endOtp}
           </p>
-          <p class="muted flush">Tell it to your driver when you arrive.</p>
+          <p class="muted flush">{t('ride.endCodeHint')}</p>
         </div>
       )}
       <div class="card">
         <Facts
           items={[
-            ['From', ride.pickupLocation ?? '—'],
-            ['To', ride.dropLocation ?? '—'],
-            ['Type', RIDE_TYPE_LABELS[ride.rideType]],
-            ['Fare', money(ride.fare)],
-            ['Payment', PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
-            ['Booked', timeOf(ride.createdAt)],
+            [t('ride.from'), ride.pickupLocation ?? '—'],
+            [t('ride.to'), ride.dropLocation ?? '—'],
+            [t('ride.type'), RIDE_TYPE_LABELS[ride.rideType]],
+            [t('ride.fare'), money(ride.fare)],
+            [t('ride.payment'), PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
+            [t('ride.booked'), timeOf(ride.createdAt)],
           ]}
         />
       </div>
@@ -117,8 +118,8 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
       {fareBreakdownOf(ride) && <FareBreakdownCard breakdown={fareBreakdownOf(ride)!} done={!open} />}
       {ride.status === 'CANCELLED' && (
         <Notice kind="warn">
-          Cancelled{ride.cancelledBy ? ` by the ${ride.cancelledBy}` : ''}.{' '}
-          {ride.cancellationFee ? `Cancellation fee: ${money(ride.cancellationFee)}.` : 'No fee.'}
+          {t('ride.cancelled', { by: ride.cancelledBy ?? '' })}{' '}
+          {ride.cancellationFee ? t('ride.cancellationFee', { fee: money(ride.cancellationFee) }) : t('ride.noFee')}
         </Notice>
       )}
       {(ride.status === 'COMPLETED' || (ride.status === 'CANCELLED' && ride.cancellationFee)) && <PaymentPanel checkoutUrl={checkoutUrl} ride={ride} onRide={onRide} />}
@@ -126,11 +127,11 @@ export function RideScreen({ ride, driverAt, onRide, onDone }: Props) {
       {ride.status === 'COMPLETED' && <RatingForm ride={ride} onRide={onRide} />}
       {open ? (
         <button type="button" class="danger" onClick={() => setCancelling(true)}>
-          Cancel ride
+          {t('ride.cancel')}
         </button>
       ) : (
         <button type="button" class="wide" onClick={onDone}>
-          Book another ride
+          {t('ride.bookAnother')}
         </button>
       )}
       {cancelling && <CancelDialog ride={ride} onCancelled={onRide} onClose={() => setCancelling(false)} />}

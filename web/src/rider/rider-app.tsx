@@ -9,17 +9,19 @@ import { SettingsScreen } from './settings-screen.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
 import { useApi, useSession } from '../ui/app-context.tsx';
 import { useRider } from './use-rider.ts';
+import { t } from '../i18n/i18n.ts';
+import { useChosenLanguage } from '../ui/localized.tsx';
 
 export function RiderApp() {
   const session = useSession();
   if (!session) {
     return (
       <AuthScreen
-        title="Ride"
-        intro="Book a ride across the city, follow your driver on the map and pay in cash or online."
+        title={t('rider.title')}
+        intro={t('rider.intro')}
         role="USER"
         admits={(role) => role !== 'DRIVER'}
-        refusal="This is a driver account: drivers use the driver app at /app/driver."
+        refusal={t('rider.refusal')}
       />
     );
   }
@@ -32,14 +34,15 @@ function SignedIn() {
   const api = useApi();
   const route = matchRoute(ROUTES, useRoute()).pattern;
   const { ride, driverAt, show, notifications, channel } = useRider();
+  useChosenLanguage();
   return (
     <Shell
-      title="Ride"
+      title={t('rider.title')}
       route={route}
       links={[
-        { route: '/', label: 'Ride' },
-        { route: '/history', label: 'History' },
-        { route: '/settings', label: 'Settings' },
+        { route: '/', label: t('rider.nav.ride') },
+        { route: '/history', label: t('rider.nav.history') },
+        { route: '/settings', label: t('rider.nav.settings') },
       ]}
       unread={notifications.unread}
       channel={channel}

@@ -1,26 +1,36 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Settings, SettingsUpdate } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
-import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { labelsOf, t } from '../i18n/i18n.ts';
+import { LanguagePicker } from '../ui/localized.tsx';
 
 // Words for the settings' closed lists, typed by the server's lists.
-const PAYMENT_METHODS: Record<Settings['defaultPaymentMethod'], string> = { cash: 'Cash', upi: 'UPI', card: 'Card', wallet: 'Wallet', netbanking: 'Net banking' };
-const MAP_STYLES: Record<Settings['mapStyle'], string> = { standard: 'Standard', satellite: 'Satellite', terrain: 'Terrain', dark: 'Dark' };
-const AC: Record<Settings['acPreference'], string> = { any: 'No preference', ac: 'AC', non_ac: 'Non-AC' };
+const PAYMENT_METHODS: Record<Settings['defaultPaymentMethod'], string> = {
+  get cash() {
+    return PAYMENT_MODE_LABELS.CASH;
+  },
+  get upi() {
+    return PAYMENT_MODE_LABELS.UPI;
+  },
+  get card() {
+    return PAYMENT_MODE_LABELS.CARD;
+  },
+  get wallet() {
+    return PAYMENT_MODE_LABELS.WALLET;
+  },
+  get netbanking() {
+    return PAYMENT_MODE_LABELS.NETBANKING;
+  },
+};
+const MAP_STYLES = labelsOf('mapStyle.', ['standard', 'satellite', 'terrain', 'dark'] as const satisfies ReadonlyArray<Settings['mapStyle']>);
+const AC = labelsOf('ac.', ['any', 'ac', 'non_ac'] as const satisfies ReadonlyArray<Settings['acPreference']>);
 
 type Switch = { [K in keyof SettingsUpdate]-?: SettingsUpdate[K] extends boolean | undefined ? K : never }[keyof SettingsUpdate];
 
-const SWITCHES: Array<[Switch, string]> = [
-  ['tripSharingDefault', 'Share my trip status by default'],
-  ['hidePhoneNumber', 'Hide my phone number from drivers'],
-  ['quietRide', 'Prefer a quiet ride'],
-  ['autoTipEnabled', 'Tip automatically'],
-  ['invoiceEmailEnabled', 'E-mail me invoices'],
-  ['avoidTolls', 'Avoid tolls'],
-  ['avoidHighways', 'Avoid highways'],
-];
+const SWITCHES: Array<Exclude<Switch, 'deleteAccountRequested'>> = ['tripSharingDefault', 'hidePhoneNumber', 'quietRide', 'autoTipEnabled', 'invoiceEmailEnabled', 'avoidTolls', 'avoidHighways'];
 
 /** GET and PUT /user-settings as a form. */
 export function SettingsScreen() {
@@ -48,49 +58,50 @@ export function SettingsScreen() {
         void save.run(settings);
       }}
     >
-      <h2 id="settings-title">Settings</h2>
+      <h2 id="settings-title">{t('settings.title')}</h2>
       <div class="card stack">
-        <Field label="Default payment">
+        <LanguagePicker />
+        <Field label={t('settings.defaultPayment')}>
           <Choice name="defaultPaymentMethod" value={settings.defaultPaymentMethod} labels={PAYMENT_METHODS} onChange={(value) => change({ defaultPaymentMethod: value })} />
         </Field>
-        <Field label="Preferred vehicle">
+        <Field label={t('settings.preferredVehicle')}>
           <Choice name="preferredVehicleType" value={settings.preferredVehicleType} labels={RIDE_TYPE_LABELS} onChange={(value) => change({ preferredVehicleType: value })} />
         </Field>
-        <Field label="Air conditioning">
+        <Field label={t('settings.ac')}>
           <Choice name="acPreference" value={settings.acPreference} labels={AC} onChange={(value) => change({ acPreference: value })} />
         </Field>
-        <Field label="Map style">
+        <Field label={t('settings.mapStyle')}>
           <Choice name="mapStyle" value={settings.mapStyle} labels={MAP_STYLES} onChange={(value) => change({ mapStyle: value })} />
         </Field>
-        <Field label="Emergency contact" hint="An e-mail address or a phone number, up to 40 characters: an SOS sends them a link to follow your ride.">
+        <Field label={t('settings.emergencyContact')} hint={t('settings.emergencyHint')}>
           <input name="emergencyContact" maxLength={40} value={settings.emergencyContact} onInput={(e) => change({ emergencyContact: e.currentTarget.value })} />
         </Field>
-        <Field label="Navigation voice language" hint="A language tag such as en or hi-IN.">
+        <Field label={t('settings.voice')} hint={t('settings.voiceHint')}>
           <input name="navigationVoiceLanguage" maxLength={12} value={settings.navigationVoiceLanguage} onInput={(e) => change({ navigationVoiceLanguage: e.currentTarget.value })} />
         </Field>
       </div>
       <fieldset class="card stack">
         <legend>
-          <h3>Preferences</h3>
+          <h3>{t('settings.preferences')}</h3>
         </legend>
-        {SWITCHES.map(([key, label]) => (
+        {SWITCHES.map((key) => (
           <label key={key} class="check">
             <input type="checkbox" name={key} checked={settings[key]} onChange={(e) => change({ [key]: e.currentTarget.checked })} />
-            {label}
+            {t(`settings.${key}`)}
           </label>
         ))}
       </fieldset>
       <div class="card stack">
         <label class="check">
           <input type="checkbox" name="deleteAccountRequested" checked={settings.deleteAccountRequested} onChange={(e) => change({ deleteAccountRequested: e.currentTarget.checked })} />
-          Ask for my account to be deleted
+          {t('settings.deleteAccount')}
         </label>
-        <p class="muted flush">An operator erases your personal data; your rides stay for accounting.</p>
+        <p class="muted flush">{t('settings.deleteNote')}</p>
       </div>
       <ErrorNotice message={save.error} />
-      {saved && <Notice>Settings saved.</Notice>}
+      {saved && <Notice>{t('settings.saved')}</Notice>}
       <button type="submit" disabled={save.busy}>
-        {save.busy ? 'Saving…' : 'Save settings'}
+        {save.busy ? t('settings.saving') : t('settings.save')}
       </button>
     </form>
   );

@@ -3,6 +3,7 @@ import type { Ride } from '../api/types.ts';
 import { useApi } from '../ui/app-context.tsx';
 import { ErrorNotice } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * Sharing a ride under way with family: a link to a page that needs no app (docs/safety.md). The
@@ -14,7 +15,7 @@ export function ShareTrip({ ride }: { ride: Ride }) {
   const share = useAction(async () => {
     const link = await api.safety.share(ride.id);
     setUrl(link.url);
-    if (typeof navigator.share === 'function') await navigator.share({ title: 'Follow my ride', url: link.url }).catch(() => undefined);
+    if (typeof navigator.share === 'function') await navigator.share({ title: t('share.followMyRide'), url: link.url }).catch(() => undefined);
   });
   const stop = useAction(async () => {
     await api.safety.stopSharing(ride.id);
@@ -24,16 +25,16 @@ export function ShareTrip({ ride }: { ride: Ride }) {
     <div class="card stack">
       {url === null ? (
         <button type="button" onClick={() => void share.run()} disabled={share.busy}>
-          Share trip
+          {t('share.share')}
         </button>
       ) : (
         <>
           <label class="field">
-            <span>Link for family or friends (ends 30 minutes after the ride)</span>
+            <span>{t('share.link')}</span>
             <input readOnly value={url} data-testid="share-url" onFocus={(event) => event.currentTarget.select()} />
           </label>
           <button type="button" class="danger" onClick={() => void stop.run()} disabled={stop.busy}>
-            Stop sharing
+            {t('share.stop')}
           </button>
         </>
       )}

@@ -3,6 +3,7 @@ import type { Role } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
 import { useApi } from './app-context.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   title: string;
@@ -55,12 +56,12 @@ export function AuthScreen({ title, intro, role, admits, refusal, signUpNote }: 
       </header>
       <main id="main">
         <p>{intro}</p>
-        <div class="row" role="group" aria-label="Account">
+        <div class="row" role="group" aria-label={t('auth.account')}>
           <button type="button" class={step === 'login' ? '' : 'secondary'} aria-pressed={step === 'login'} onClick={() => setStep('login')}>
-            Log in
+            {t('auth.logIn')}
           </button>
           <button type="button" class={step === 'login' ? 'secondary' : ''} aria-pressed={step !== 'login'} onClick={() => setStep('signup')}>
-            Sign up
+            {t('auth.signUp')}
           </button>
         </div>
         {step === 'login' && (
@@ -71,16 +72,16 @@ export function AuthScreen({ title, intro, role, admits, refusal, signUpNote }: 
               void login.run();
             }}
           >
-            <h2>Log in</h2>
-            <Field label="E-mail">
+            <h2>{t('auth.logIn')}</h2>
+            <Field label={t('auth.email')}>
               <input type="email" name="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
-            <Field label="Password">
+            <Field label={t('auth.password')}>
               <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
             </Field>
             <ErrorNotice message={login.error} />
             <button type="submit" disabled={login.busy}>
-              {login.busy ? 'Logging in…' : 'Log in'}
+              {login.busy ? t('auth.loggingIn') : t('auth.logIn')}
             </button>
           </form>
         )}
@@ -92,17 +93,17 @@ export function AuthScreen({ title, intro, role, admits, refusal, signUpNote }: 
               void requestCode.run();
             }}
           >
-            <h2>Create an account</h2>
+            <h2>{t('auth.createTitle')}</h2>
             {signUpNote && <Notice>{signUpNote}</Notice>}
-            <Field label="Your name">
+            <Field label={t('auth.name')}>
               <input name="name" autocomplete="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
             </Field>
-            <Field label="E-mail" hint="We send a 6-digit code to this address.">
+            <Field label={t('auth.email')} hint={t('auth.emailHint')}>
               <input type="email" name="email" autocomplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
             <ErrorNotice message={requestCode.error} />
             <button type="submit" disabled={requestCode.busy}>
-              {requestCode.busy ? 'Sending…' : 'Send me a code'}
+              {requestCode.busy ? t('auth.sending') : t('auth.sendCode')}
             </button>
           </form>
         )}
@@ -114,28 +115,25 @@ export function AuthScreen({ title, intro, role, admits, refusal, signUpNote }: 
               void signUp.run();
             }}
           >
-            <h2>Enter your code</h2>
+            <h2>{t('auth.enterCode')}</h2>
             {sent.emailSent ? (
-              <Notice>We sent a code to {sent.to}. It is valid for 10 minutes.</Notice>
+              <Notice>{t('auth.codeSent', { email: sent.to })}</Notice>
             ) : (
-              <Notice>
-                This service sends no e-mail (it has no SMTP_URL): the code for {sent.to} was written to the service's log, as "Your sign-up code is …". Whoever runs
-                the service finds it there. It is valid for 10 minutes.
-              </Notice>
+              <Notice>{t('auth.codeInLog', { email: sent.to })}</Notice>
             )}
-            <Field label={sent.emailSent ? 'Code from the e-mail' : 'Code from the log'}>
+            <Field label={sent.emailSent ? t('auth.codeFromEmail') : t('auth.codeFromLog')}>
               <input name="otp" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required maxLength={6} value={code} onInput={(e) => setCode(e.currentTarget.value)} />
             </Field>
-            <Field label="Choose a password" hint="8 to 128 characters.">
+            <Field label={t('auth.choosePassword')} hint={t('auth.passwordHint')}>
               <input type="password" name="new-password" autocomplete="new-password" required minLength={8} maxLength={128} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
             </Field>
             <ErrorNotice message={signUp.error} />
             <div class="row">
               <button type="submit" disabled={signUp.busy}>
-                {signUp.busy ? 'Creating…' : 'Create account'}
+                {signUp.busy ? t('auth.creating') : t('auth.createAccount')}
               </button>
               <button type="button" class="secondary" disabled={requestCode.busy} onClick={() => void requestCode.run()}>
-                Send a new code
+                {t('auth.newCode')}
               </button>
             </div>
             <ErrorNotice message={requestCode.error} />

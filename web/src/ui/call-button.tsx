@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useApi } from './app-context.tsx';
 import { ErrorNotice, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * "Call driver" in the rider app, "Call rider" in the driver app, on a ride under way: the service's
@@ -15,7 +16,7 @@ export function CallButton({ rideId, callee }: { rideId: number; callee: 'driver
   return (
     <div class="stack">
       <button type="button" class="secondary" onClick={() => void call.run()} disabled={call.busy}>
-        Call {callee}
+        {t(callee === 'driver' ? 'call.driver' : 'call.rider')}
       </button>
       {ringing && <Notice>{ringing}</Notice>}
       <ErrorNotice message={call.error} />

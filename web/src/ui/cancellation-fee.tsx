@@ -4,6 +4,8 @@ import { useApi } from './app-context.tsx';
 import { ErrorNotice } from './components.tsx';
 import { money } from './format.ts';
 import { useAction } from './use-action.ts';
+import type { VNode } from 'preact';
+import { rich, t } from '../i18n/i18n.ts';
 
 export interface Quote {
   /** What cancelling now would cost the caller; null until the service has answered. */
@@ -37,17 +39,13 @@ export function useCancellationQuote(ride: Ride): Quote {
 
 /** The fee as the service quoted it, in words, before the user confirms. */
 export function CancellationFee({ quote, error }: Quote) {
-  if (error) return <ErrorNotice message={`The cancellation fee could not be checked: ${error}`} />;
+  if (error) return <ErrorNotice message={t('cancelFee.error', { error })} />;
   const fee = quote?.cancellationFee;
   return (
     <p class="flush" role="status" data-testid="cancellation-fee">
-      {!quote && 'Checking the cancellation fee…'}
-      {quote && !fee && 'Cancelling now is free.'}
-      {quote && !!fee && (
-        <>
-          Cancelling now costs <strong>{money(fee)}</strong>.
-        </>
-      )}
+      {!quote && t('cancelFee.checking')}
+      {quote && !fee && t('cancelFee.free')}
+      {quote && !!fee && rich<VNode>('cancelFee.costs', { fee: money(fee), b: (chunks) => <strong>{chunks}</strong> })}
     </p>
   );
 }

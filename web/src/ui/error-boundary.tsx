@@ -1,4 +1,5 @@
 import { Component, type ComponentChildren } from 'preact';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   /** What the app is called in the message ("the driver app"). */
@@ -27,10 +28,10 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
       <div class="shell">
         <main id="main" class="stack">
           <p class="notice error" role="alert">
-            Something went wrong in {this.props.app}. Your rides and payments are safe on the service.
+            {t('error.boundary', { app: this.props.app })}
           </p>
           <button type="button" onClick={() => location.reload()}>
-            Reload the app
+            {t('error.reload')}
           </button>
         </main>
       </div>

@@ -1,19 +1,48 @@
-const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 });
-const clock = new Intl.DateTimeFormat('en-IN', { hour: '2-digit', minute: '2-digit' });
-const clockWithSeconds = new Intl.DateTimeFormat('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const dayAndTime = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+import { locale, t } from '../i18n/i18n.ts';
+
+// Numbers, money and times in the app's language (its Intl locale: en-IN, hi-IN, kn-IN). The
+// formatters are made once per language.
+
+interface Formats {
+  rupees: Intl.NumberFormat;
+  clock: Intl.DateTimeFormat;
+  clockWithSeconds: Intl.DateTimeFormat;
+  dayAndTime: Intl.DateTimeFormat;
+  decimal: Intl.NumberFormat;
+}
+
+const made = new Map<string, Formats>();
+
+function formats(): Formats {
+  const tag = locale();
+  let found = made.get(tag);
+  if (!found) {
+    found = {
+      rupees: new Intl.NumberFormat(tag, { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }),
+      clock: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit' }),
+      clockWithSeconds: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+      dayAndTime: new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+      decimal: new Intl.NumberFormat(tag, { maximumFractionDigits: 1 }),
+    };
+    made.set(tag, found);
+  }
+  return found;
+}
 
 /** ₹1,234 (paise shown only when there are any). */
-export const money = (inr: number): string => rupees.format(inr).replace(/\.00$/, '');
+export const money = (inr: number): string => formats().rupees.format(inr).replace(/\.00$/, '');
 
-export const timeOf = (iso: string): string => clock.format(new Date(iso));
+export const timeOf = (iso: string): string => formats().clock.format(new Date(iso));
 
 /** For figures that refresh every few seconds. */
-export const secondsOf = (iso: string): string => clockWithSeconds.format(new Date(iso));
+export const secondsOf = (iso: string): string => formats().clockWithSeconds.format(new Date(iso));
 
-export const dateTimeOf = (iso: string): string => dayAndTime.format(new Date(iso));
+export const dateTimeOf = (iso: string): string => formats().dayAndTime.format(new Date(iso));
 
-export const minutes = (value: number): string => `${value} min`;
+/** A plain number in the app's language (grouping, decimal sign). */
+export const number = (value: number): string => formats().decimal.format(value);
+
+export const minutes = (value: number): string => t('format.minutes', { value });
 
 /** 1.2 km; whole metres below a kilometre would be false precision. */
-export const km = (value: number): string => `${value < 10 ? value.toFixed(1) : Math.round(value)} km`;
+export const km = (value: number): string => t('format.km', { value: value < 10 ? value.toFixed(1) : String(Math.round(value)) });

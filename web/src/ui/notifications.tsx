@@ -4,6 +4,7 @@ import { useApi } from './app-context.tsx';
 import { ErrorNotice } from './components.tsx';
 import { dateTimeOf } from './format.ts';
 import { useAction } from './use-action.ts';
+import { t } from '../i18n/i18n.ts';
 
 export interface Notifications {
   items: Notification[];
@@ -71,19 +72,19 @@ export function NotificationsScreen({ notifications }: { notifications: Notifica
   return (
     <section class="stack" aria-labelledby="notifications-title">
       <div class="row spread">
-        <h2 id="notifications-title">Notifications</h2>
+        <h2 id="notifications-title">{t('shell.notifications')}</h2>
         <button type="button" class="secondary" disabled={unread === 0 || markAll.busy} onClick={() => void markAll.run()}>
-          Mark all read
+          {t('notifications.markAll')}
         </button>
       </div>
       <ErrorNotice message={markAll.error || markOne.error || more.error} />
-      {items.length === 0 && <p class="muted">Nothing yet. Ride updates appear here.</p>}
+      {items.length === 0 && <p class="muted">{t('notifications.none')}</p>}
       <ul class="list">
         {items.map((item) => (
           <li key={item.id} class="card stack" data-read={item.read}>
             <div class="row spread">
               <h3>
-                {item.read ? '' : <span class="visually-hidden">Unread: </span>}
+                {item.read ? '' : <span class="visually-hidden">{t('notifications.unread')} </span>}
                 {item.title}
               </h3>
               <span class="muted">{dateTimeOf(item.createdAt)}</span>
@@ -91,7 +92,7 @@ export function NotificationsScreen({ notifications }: { notifications: Notifica
             <p class="flush">{item.message}</p>
             {!item.read && (
               <button type="button" class="secondary" onClick={() => void markOne.run(item.id)}>
-                Mark read
+                {t('notifications.markRead')}
               </button>
             )}
           </li>
@@ -99,7 +100,7 @@ export function NotificationsScreen({ notifications }: { notifications: Notifica
       </ul>
       {nextCursor && (
         <button type="button" class="secondary" disabled={more.busy} onClick={() => void more.run()}>
-          Show older
+          {t('notifications.older')}
         </button>
       )}
     </section>

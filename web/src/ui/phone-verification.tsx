@@ -3,6 +3,7 @@ import type { AccountPhone } from '../api/types.ts';
 import { useApi } from './app-context.tsx';
 import { ErrorNotice, Field, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * The account's phone number in the rider and the driver app: a code sent by SMS verifies it, and
@@ -28,8 +29,8 @@ export function PhoneVerification() {
   const waiting = phone?.pendingPhone ?? null;
   return (
     <section class="card stack" aria-labelledby="phone-title">
-      <h3 id="phone-title">Phone number</h3>
-      <p class="flush">{phone?.phone ? `Verified: ${phone.phone}. Calls on a ride ring it; nobody sees it.` : 'No verified number yet: add one to call or be called on a ride.'}</p>
+      <h3 id="phone-title">{t('phone.title')}</h3>
+      <p class="flush">{phone?.phone ? t('phone.verified', { phone: phone.phone }) : t('phone.none')}</p>
       <form
         class="stack"
         onSubmit={(event) => {
@@ -37,11 +38,11 @@ export function PhoneVerification() {
           void send.run();
         }}
       >
-        <Field label={phone?.phone ? 'New number' : 'Number'} hint="With the country code, as +919845012345.">
+        <Field label={phone?.phone ? t('phone.new') : t('phone.number')} hint={t('phone.hint')}>
           <input name="phone" type="tel" autocomplete="tel" pattern="\+[1-9][0-9]{7,14}" required value={number} onInput={(e) => setNumber(e.currentTarget.value)} />
         </Field>
         <button type="submit" class="secondary" disabled={send.busy}>
-          Send a code
+          {t('phone.send')}
         </button>
       </form>
       {sent && <Notice>{sent}</Notice>}
@@ -53,11 +54,11 @@ export function PhoneVerification() {
             void verify.run();
           }}
         >
-          <Field label={`Code sent to ${waiting}`} hint="Six digits, valid 10 minutes.">
+          <Field label={t('phone.codeSentTo', { phone: waiting })} hint={t('phone.codeHint')}>
             <input name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           </Field>
           <button type="submit" disabled={verify.busy}>
-            Verify
+            {t('phone.verify')}
           </button>
         </form>
       )}

@@ -5,6 +5,8 @@ import { ErrorNotice, Facts } from './components.tsx';
 import { money } from './format.ts';
 import { FARE_PART_LABELS } from './labels.ts';
 import { useAction } from './use-action.ts';
+import type { VNode } from 'preact';
+import { rich, t } from '../i18n/i18n.ts';
 
 // A finished ride's signed receipt (GET /rides/{id}/receipt), for its rider and its driver: the parts
 // of the fare, who gets what, and the signed document to download and check (npm run verify-receipt).
@@ -21,26 +23,30 @@ export function ReceiptCard({ ride, viewer }: { ride: Ride; viewer: 'rider' | 'd
   const { receipt } = signed;
   const share = `${Math.round(receipt.driverShare * 100)} %`;
   return (
-    <div class="card stack" aria-label="Receipt" data-testid="receipt">
-      <h3 class="flush">{receipt.kind === 'trip' ? 'Receipt' : 'Cancellation fee receipt'}</h3>
+    <div class="card stack" aria-label={t('receipt.aria')} data-testid="receipt">
+      <h3 class="flush">{receipt.kind === 'trip' ? t('receipt.trip') : t('receipt.fee')}</h3>
       <Facts
         items={[
           ...receipt.breakdown.map((part): [string, string] => [FARE_PART_LABELS[part.part] ?? part.part, money(part.amountInInr)]),
-          ['Total', money(receipt.fare)],
+          [t('fare.total'), money(receipt.fare)],
         ]}
       />
       <p class="muted flush">
         {viewer === 'driver'
-          ? `Yours: ${money(receipt.driverAmountInInr)} (${share} of the fare${receipt.inputs.tollsInInr + receipt.inputs.parkingInInr > 0 ? ', and all tolls and parking' : ''}); platform fee ${money(receipt.platformFeeInInr)}.`
-          : `Your driver gets ${money(receipt.driverAmountInInr)}; the platform keeps ${money(receipt.platformFeeInInr)}.`}{' '}
-        Priced by pricing version {receipt.pricingVersion}.
+          ? t(receipt.inputs.tollsInInr + receipt.inputs.parkingInInr > 0 ? 'receipt.driverShareTolls' : 'receipt.driverShare', { amount: money(receipt.driverAmountInInr), share, fee: money(receipt.platformFeeInInr) })
+          : t('receipt.riderSplit', { amount: money(receipt.driverAmountInInr), fee: money(receipt.platformFeeInInr) })}{' '}
+        {t('receipt.version', { version: receipt.pricingVersion })}
       </p>
       <p class="muted flush">
-        Signed by the service, so anyone can check it:{' '}
-        <a href={`data:application/json,${encodeURIComponent(JSON.stringify(signed, null, 2))}`} download={`receipt-ride-${receipt.rideId}.json`}>
-          download the signed receipt
-        </a>{' '}
-        and run <code>npm run verify-receipt -- receipt-ride-{receipt.rideId}.json</code>.
+        {rich<VNode>('receipt.check', {
+          file: `receipt-ride-${receipt.rideId}.json`,
+          link: (chunks) => (
+            <a href={`data:application/json,${encodeURIComponent(JSON.stringify(signed, null, 2))}`} download={`receipt-ride-${receipt.rideId}.json`}>
+              {chunks}
+            </a>
+          ),
+          code: (chunks) => <code>{chunks}</code>,
+        })}
       </p>
     </div>
   );

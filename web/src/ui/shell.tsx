@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { ChannelState } from '../../../src/contract/realtime-client.ts';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 
 export interface NavLink {
   route: string;
@@ -19,7 +20,7 @@ interface Props {
   children: ComponentChildren;
 }
 
-const CHANNEL_TEXT: Record<ChannelState, string> = { connecting: 'Connecting…', live: '● Live', offline: 'Reconnecting…' };
+const CHANNEL_TEXT = { connecting: 'shell.connecting', live: 'shell.live', offline: 'shell.offline' } as const satisfies Record<ChannelState, MessageKey>;
 
 /** The frame of a signed-in app: its name, the live state, navigation with the unread count, sign-out. */
 export function Shell({ title, route, links, unread, channel, wide, onSignOut, children }: Props) {
@@ -29,13 +30,13 @@ export function Shell({ title, route, links, unread, channel, wide, onSignOut, c
         <h1>{title}</h1>
         {channel && (
           <span class="live" role="status">
-            {CHANNEL_TEXT[channel]}
+            {t(CHANNEL_TEXT[channel])}
           </span>
         )}
         <button type="button" class="link" onClick={onSignOut}>
-          Sign out
+          {t('shell.signOut')}
         </button>
-        <nav aria-label="Main">
+        <nav aria-label={t('shell.mainNav')}>
           {links.map((link) => (
             <a key={link.route} href={`#${link.route}`} aria-current={route === link.route ? 'page' : undefined}>
               {link.label}
@@ -43,10 +44,10 @@ export function Shell({ title, route, links, unread, channel, wide, onSignOut, c
           ))}
           {unread !== undefined && (
             <a href="#/notifications" aria-current={route === '/notifications' ? 'page' : undefined}>
-              Notifications{' '}
+              {t('shell.notifications')}{' '}
               <span class="badge">
                 {unread}
-                <span class="visually-hidden"> unread</span>
+                <span class="visually-hidden"> {t('shell.unread')}</span>
               </span>
             </a>
           )}

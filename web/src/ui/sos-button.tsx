@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useApi } from './app-context.tsx';
 import { ErrorNotice, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * The SOS button of a ride under way, in the rider and the driver app: one tap alerts the operators
@@ -17,11 +18,11 @@ export function SosButton({ rideId }: { rideId: number }) {
   return (
     <div class="stack">
       <button type="button" class="danger sos" onClick={() => void sos.run()} disabled={sos.busy}>
-        SOS
+        {t('sos.button')}
       </button>
       {told && (
         <Notice kind="warn">
-          Our operators have been alerted{told.contact ? ' and your emergency contact was sent a link to follow this ride' : ''}. If you are in danger, call 112.
+          {t(told.contact ? 'sos.alertedContact' : 'sos.alerted')}
         </Notice>
       )}
       <ErrorNotice message={sos.error} />

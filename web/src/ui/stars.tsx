@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { t } from '../i18n/i18n.ts';
 
 const STARS = [1, 2, 3, 4, 5] as const;
 
@@ -9,10 +10,10 @@ export function Stars({ legend, value, onChange }: { legend: ComponentChildren; 
       <legend>{legend}</legend>
       <div class="stars">
         {STARS.map((star) => (
-          <label key={star} title={`${star} of 5`}>
+          <label key={star} title={t('stars.of', { star })}>
             <input type="radio" name="rating" value={star} checked={value === star} onChange={() => onChange(star)} />
             <span aria-hidden="true">{star <= value ? '★' : '☆'}</span>
-            <span class="visually-hidden">{star} of 5</span>
+            <span class="visually-hidden">{t('stars.of', { star })}</span>
           </label>
         ))}
       </div>

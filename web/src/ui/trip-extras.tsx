@@ -3,6 +3,7 @@ import type { Ride, TripCharge, WaitingRule } from '../api/types.ts';
 import { useApi } from './app-context.tsx';
 import { Facts } from './components.tsx';
 import { money } from './format.ts';
+import { t } from '../i18n/i18n.ts';
 
 // What an open ride adds to its upfront fare, live: the waiting clock from the driver's arrival at the
 // pickup, and the tolls and parking the driver adds (each arrives as ride.updated over the channel).
@@ -49,8 +50,8 @@ export function WaitingClock({ ride, arrivedAt }: { ride: Ride; arrivedAt: strin
   const charge = rule && waitingCharge(waited, rule);
   return (
     <p class="eta" role="timer" data-testid="waiting-clock">
-      Waiting at the pickup {clock(waited)}
-      {rule && charge && (charge.minutes === 0 ? ` · free for the first ${rule.freeMinutes} min` : ` · ${money(charge.fare)} so far (${money(rule.perMinute)} a started minute after ${rule.freeMinutes} free)`)}
+      {t('waiting.clock', { clock: clock(waited) })}
+      {rule && charge && ` · ${charge.minutes === 0 ? t('waiting.free', { free: rule.freeMinutes }) : t('waiting.charged', { fare: money(charge.fare), perMinute: money(rule.perMinute), free: rule.freeMinutes })}`}
     </p>
   );
 }
@@ -60,10 +61,10 @@ export function AddedCharges({ charges }: { charges: TripCharge[] }) {
   if (charges.length === 0) return null;
   const total = charges.reduce((sum, charge) => sum + charge.amountInInr, 0);
   return (
-    <div class="card stack" aria-label="Added charges" data-testid="added-charges">
-      <h3 class="flush">Added to the fare</h3>
-      <Facts items={[...charges.map((charge): [string, string] => [`${charge.kind === 'toll' ? 'Toll' : 'Parking'}${charge.note ? `: ${charge.note}` : ''}`, money(charge.amountInInr)]), ['Tolls and parking', money(total)]]} />
-      <p class="muted flush">Paid by the driver on the way and passed on at cost.</p>
+    <div class="card stack" aria-label={t('charges.aria')} data-testid="added-charges">
+      <h3 class="flush">{t('charges.title')}</h3>
+      <Facts items={[...charges.map((charge): [string, string] => [`${charge.kind === 'toll' ? t('fare.toll') : t('fare.parking')}${charge.note ? `: ${charge.note}` : ''}`, money(charge.amountInInr)]), [t('charges.total'), money(total)]]} />
+      <p class="muted flush">{t('charges.note')}</p>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 
 export interface Action<A extends unknown[]> {
   run: (...args: A) => Promise<void>;
@@ -18,7 +19,7 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
       try {
         await action(...args);
       } catch (caught) {
-        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
+        setError(caught instanceof Error ? caught.message : t('error.generic'));
       } finally {
         setBusy(false);
       }
