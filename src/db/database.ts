@@ -6,7 +6,6 @@ import type { PushTables } from './push-tables.ts';
 import type { ReplayTables } from './replay-tables.ts';
 import type { SafetyTables } from './safety-tables.ts';
 import type { RideScheduleColumns } from './ride-schedule-columns.ts';
-import type { UserSettingsLanguageColumn } from './user-settings-columns.ts';
 import type { RideTables, RideTripColumns } from './ride-trip-columns.ts';
 
 // Row types of every table; times are epoch ms and flags 0/1, so queries run alike on SQLite and PostgreSQL. Owners: table-owners.ts.
@@ -49,7 +48,7 @@ export interface RefreshTokensTable {
   revoked_at: number | null;
 }
 
-export interface UserSettingsTable extends UserSettingsLanguageColumn {
+export interface UserSettingsTable {
   id: Generated<number>;
   user_id: number;
   trip_sharing_default: number;
