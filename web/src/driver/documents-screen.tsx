@@ -3,15 +3,12 @@ import type { DocumentKind, DriverDocuments, UploadDocumentBody } from '../api/t
 import { useApi } from '../ui/app-context.tsx';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { labelsOf, t } from '../i18n/i18n.ts';
 
-const KINDS: Array<[DocumentKind, string]> = [
-  ['licence', 'Driving licence'],
-  ['registration', 'Vehicle registration'],
-  ['insurance', 'Insurance'],
-  ['permit', 'Permit'],
-];
+const KINDS = ['licence', 'registration', 'insurance', 'permit'] as const satisfies readonly DocumentKind[];
+const KIND_LABELS = labelsOf('doc.', KINDS);
 const TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
-const STATUS = { pending: 'waiting for an operator', approved: 'approved', rejected: 'rejected' } as const;
+const STATUS = labelsOf('docStatus.', ['pending', 'approved', 'rejected'] as const);
 
 /** The driver's documents: where each stands, and an upload for each (PDF, JPEG or PNG, at most 5 MB). */
 export function DocumentsScreen() {
@@ -21,19 +18,20 @@ export function DocumentsScreen() {
   useEffect(() => void load.run(), [api]);
   return (
     <section class="stack" aria-labelledby="documents-title">
-      <h2 id="documents-title">Documents</h2>
-      {list && <Notice kind={list.cleared ? 'info' : 'warn'}>{list.cleared ? 'All four documents are valid.' : 'Upload each document for an operator to check. Where the service requires documents, offers come once all four are valid.'}</Notice>}
+      <h2 id="documents-title">{t('documents.title')}</h2>
+      {list && <Notice kind={list.cleared ? 'info' : 'warn'}>{list.cleared ? t('documents.cleared') : t('documents.upload')}</Notice>}
       <ErrorNotice message={load.error} />
       {list &&
-        KINDS.map(([kind, label]) => {
+        KINDS.map((kind) => {
+          const label = KIND_LABELS[kind];
           const document = list.items.find((item) => item.kind === kind);
           return (
             <div key={kind} class="card stack" data-document={kind}>
               <strong>{label}</strong>
               <span class="muted">
-                {document ? `Valid through ${document.expiresOn}: ${STATUS[document.status]}${document.status === 'approved' && !document.valid ? ', no longer valid' : ''}` : 'Not uploaded yet'}
+                {document ? t(document.status === 'approved' && !document.valid ? 'documents.validThroughExpired' : 'documents.validThrough', { date: document.expiresOn, status: STATUS[document.status] }) : t('documents.notUploaded')}
               </span>
-              {document?.reason && <span class="muted">Reason: {document.reason}</span>}
+              {document?.reason && <span class="muted">{t('documents.reason', { reason: document.reason })}</span>}
               <UploadForm kind={kind} label={label} onUploaded={() => void load.run()} />
             </div>
           );
@@ -49,7 +47,7 @@ function UploadForm({ kind, label, onUploaded }: { kind: DocumentKind; label: st
   const [registeredOn, setRegisteredOn] = useState('');
   const upload = useAction(async () => {
     const contentType = TYPES.find((type) => type === file?.type);
-    if (!file || !contentType) throw new Error('Choose a PDF, JPEG or PNG file.');
+    if (!file || !contentType) throw new Error(t('documents.chooseFile'));
     const body: UploadDocumentBody = { contentType, data: await base64Of(file), expiresOn, ...(kind === 'registration' ? { registeredOn } : {}) };
     await api.drivers.uploadDocument(kind, body);
     onUploaded();
@@ -57,26 +55,26 @@ function UploadForm({ kind, label, onUploaded }: { kind: DocumentKind; label: st
   return (
     <form
       class="stack"
-      aria-label={`Upload the ${label.toLowerCase()}`}
+      aria-label={t('documents.uploadAria', { label: label.toLowerCase() })}
       onSubmit={(event) => {
         event.preventDefault();
         void upload.run();
       }}
     >
-      <Field label="File" hint="PDF, JPEG or PNG, at most 5 MB.">
+      <Field label={t('documents.file')} hint={t('documents.fileHint')}>
         <input type="file" accept={TYPES.join(',')} required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
       </Field>
-      <Field label="Valid through">
+      <Field label={t('documents.validThroughLabel')}>
         <input type="date" required value={expiresOn} onInput={(e) => setExpiresOn(e.currentTarget.value)} />
       </Field>
       {kind === 'registration' && (
-        <Field label="First registered on">
+        <Field label={t('documents.registeredOn')}>
           <input type="date" required value={registeredOn} onInput={(e) => setRegisteredOn(e.currentTarget.value)} />
         </Field>
       )}
       <ErrorNotice message={upload.error} />
       <button type="submit" class="secondary" disabled={upload.busy}>
-        Upload
+        {t('documents.uploadButton')}
       </button>
     </form>
   );

@@ -9,13 +9,11 @@ import { TripPanel } from './trip-panel.tsx';
 import type { Driver } from './use-driver.ts';
 import type { PositionSource } from './use-position.ts';
 import { livePosition } from '../../../src/contract/rules.ts';
+import type { VNode } from 'preact';
+import { rich, t, type MessageKey } from '../i18n/i18n.ts';
 
 
-const SOURCE_TEXT: Record<PositionSource, string> = {
-  waiting: 'Finding your location…',
-  device: 'Your location comes from this device.',
-  marker: 'This device gives no location: drag your marker (or tap the map) to where you are.',
-};
+const SOURCE_TEXT = { waiting: 'drive.waiting', device: 'drive.device', marker: 'drive.marker' } as const satisfies Record<PositionSource, MessageKey>;
 
 /** Online and offline, the offers as they come, and the ride once accepted. */
 export function DriveScreen({ driver }: { driver: Driver }) {
@@ -25,10 +23,10 @@ export function DriveScreen({ driver }: { driver: Driver }) {
 
   const markers = useMemo(() => {
     const list: MapMarker[] = [];
-    if (position) list.push({ id: 'me', kind: 'me', label: source === 'marker' ? 'You: drag to move' : 'You', draggable: source === 'marker', ...position });
+    if (position) list.push({ id: 'me', kind: 'me', label: source === 'marker' ? t('drive.youDrag') : t('drive.you'), draggable: source === 'marker', ...position });
     const trip = ride ?? offers[0];
-    if (trip && trip.pickupLat !== null && trip.pickupLon !== null) list.push({ id: 'pickup', kind: 'pickup', label: `Pickup: ${trip.pickupLocation ?? 'pinned point'}`, lat: trip.pickupLat, lon: trip.pickupLon });
-    if (trip && trip.dropLat !== null && trip.dropLon !== null) list.push({ id: 'drop', kind: 'drop', label: `Drop: ${trip.dropLocation ?? 'pinned point'}`, lat: trip.dropLat, lon: trip.dropLon });
+    if (trip && trip.pickupLat !== null && trip.pickupLon !== null) list.push({ id: 'pickup', kind: 'pickup', label: t('map.pickupAt', { place: trip.pickupLocation ?? t('common.aPinnedPoint') }), lat: trip.pickupLat, lon: trip.pickupLon });
+    if (trip && trip.dropLat !== null && trip.dropLon !== null) list.push({ id: 'drop', kind: 'drop', label: t('map.dropAt', { place: trip.dropLocation ?? t('common.aPinnedPoint') }), lat: trip.dropLat, lon: trip.dropLon });
     return list;
   }, [position, source, ride, offers]);
 
@@ -37,40 +35,40 @@ export function DriveScreen({ driver }: { driver: Driver }) {
   return (
     <section class="stack" aria-labelledby="drive-title">
       <div class="row spread">
-        <h2 id="drive-title">{onTrip ? 'On a ride' : online ? 'You are online' : 'You are offline'}</h2>
+        <h2 id="drive-title">{onTrip ? t('drive.onRide') : online ? t('drive.online') : t('drive.offline')}</h2>
         {!onTrip &&
           (online ? (
             <button type="button" class="secondary" disabled={offline.busy} onClick={() => void offline.run()}>
-              Go offline
+              {t('drive.goOffline')}
             </button>
           ) : (
             <button type="button" disabled={!profile} onClick={driver.goOnline}>
-              Go online
+              {t('drive.goOnline')}
             </button>
           ))}
       </div>
       {profile === null && (
         <Notice kind="warn">
-          Add your vehicle first: <a href="#/profile">vehicle details</a>.
+          {rich<VNode>('drive.addVehicle', { link: (chunks) => <a href="#/profile">{chunks}</a> })}
         </Notice>
       )}
       {profile && !online && !onTrip && (
         <p class="muted flush">
-          {RIDE_TYPE_LABELS[profile.vehicleType]} {profile.vehicleNumber}. Go online to receive ride offers near you.
+          {t('drive.goOnlineHint', { type: RIDE_TYPE_LABELS[profile.vehicleType], plate: profile.vehicleNumber })}
         </p>
       )}
-      {(online || onTrip) && <p class="muted flush" data-testid="position-source">{SOURCE_TEXT[source]}</p>}
+      {(online || onTrip) && <p class="muted flush" data-testid="position-source">{t(SOURCE_TEXT[source])}</p>}
       <ErrorNotice message={offline.error} />
       {notice && (
         <div class="row notice warn" role="status">
           <span>{notice}</span>
           <button type="button" class="secondary" onClick={() => driver.setNotice('')}>
-            Dismiss
+            {t('drive.dismiss')}
           </button>
         </div>
       )}
       <MapView
-        label="Map: you, and the pickup and drop of your offer or ride"
+        label={t('drive.mapLabel')}
         markers={markers}
         line={position && target ? [position, target] : undefined}
         onPick={source === 'marker' ? driver.place : undefined}
@@ -81,7 +79,7 @@ export function DriveScreen({ driver }: { driver: Driver }) {
       ) : (
         online && (
           <div class="stack" aria-live="polite">
-            {offers.length === 0 && <p class="muted">Waiting for ride offers…</p>}
+            {offers.length === 0 && <p class="muted">{t('drive.waitingOffers')}</p>}
             {offers.map((offer) => (
               <OfferCard
                 key={offer.offerId}

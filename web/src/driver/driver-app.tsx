@@ -10,17 +10,19 @@ import { DocumentsScreen } from './documents-screen.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
 import { UpcomingScreen } from './upcoming-screen.tsx';
 import { useDriver } from './use-driver.ts';
+import { t } from '../i18n/i18n.ts';
+import { LanguagePicker, useChosenLanguage } from '../ui/localized.tsx';
 
 export function DriverApp() {
   const session = useSession();
   if (!session) {
     return (
       <AuthScreen
-        title="Ride — driver"
-        intro="Go online, take ride offers near you, and get paid for every trip."
+        title={t('driver.title')}
+        intro={t('driver.intro')}
         role="DRIVER"
         admits={(role) => role === 'DRIVER'}
-        refusal="This account is not a driver account. Sign up here with another e-mail to drive."
+        refusal={t('driver.refusal')}
       />
     );
   }
@@ -35,15 +37,16 @@ function SignedIn() {
   const route = matchRoute(ROUTES, useRoute()).pattern;
   const driver = useDriver();
   const { online, notifications } = driver;
+  useChosenLanguage();
   return (
     <Shell
-      title="Ride — driver"
+      title={t('driver.title')}
       route={route}
       links={[
-        { route: '/', label: 'Drive' },
-        { route: '/upcoming', label: 'Upcoming' },
-        { route: '/earnings', label: 'Earnings' },
-        { route: '/profile', label: 'Vehicle' },
+        { route: '/', label: t('driver.nav.drive') },
+        { route: '/upcoming', label: t('driver.nav.upcoming') },
+        { route: '/earnings', label: t('driver.nav.earnings') },
+        { route: '/profile', label: t('driver.nav.vehicle') },
       ]}
       unread={notifications.unread}
       channel={driver.channel}
@@ -53,6 +56,11 @@ function SignedIn() {
       }}
     >
       {route === '/profile' && <ProfileScreen profile={driver.profile ?? null} approvalRequired={settings.driverApprovalRequired} onSaved={driver.setProfile} />}
+      {route === '/profile' && (
+        <div class="card stack">
+          <LanguagePicker />
+        </div>
+      )}
       {route === '/profile' && <PhoneVerification />}
       {route === '/profile' && <DocumentsScreen />}
       {route === '/earnings' && <EarningsScreen />}

@@ -5,23 +5,24 @@ import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { money, timeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import type { VNode } from 'preact';
+import { locale, rich, t } from '../i18n/i18n.ts';
 
 // The driver's earnings as the service reckons them (GET /drivers/me/earnings): today's and this
 // week's, each ride with its fare and the driver's part of it, days in the service's time zone.
 
-const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
-const dayName = (date: string) => new Intl.DateTimeFormat('en-IN', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 /** Fares, the platform's fee, tolls and penalties behind a driver's net. */
 function Breakdown({ sums }: { sums: Omit<EarningDay, 'date'> }) {
   return (
     <Facts
       items={[
-        ['Fares', money(sums.faresInInr)],
-        ['Platform fee', `− ${money(sums.platformFeeInInr)}`],
-        ...(sums.tollsAndParkingInInr > 0 ? ([['Tolls and parking (all yours)', money(sums.tollsAndParkingInInr)]] as Array<[string, string]>) : []),
-        ...(sums.penaltiesInInr > 0 ? ([['Cancellation penalties', `− ${money(sums.penaltiesInInr)}`]] as Array<[string, string]>) : []),
-        ['Yours', money(sums.netInInr)],
+        [t('earnings.fares'), money(sums.faresInInr)],
+        [t('earnings.platformFee'), `− ${money(sums.platformFeeInInr)}`],
+        ...(sums.tollsAndParkingInInr > 0 ? ([[t('earnings.tolls'), money(sums.tollsAndParkingInInr)]] as Array<[string, string]>) : []),
+        ...(sums.penaltiesInInr > 0 ? ([[t('earnings.penalties'), `− ${money(sums.penaltiesInInr)}`]] as Array<[string, string]>) : []),
+        [t('earnings.yours'), money(sums.netInInr)],
       ]}
     />
   );
@@ -30,8 +31,8 @@ function Breakdown({ sums }: { sums: Omit<EarningDay, 'date'> }) {
 function RideLine({ ride }: { ride: EarningRide }) {
   return (
     <li data-ride={ride.rideId}>
-      {timeOf(ride.completedAt)} · {RIDE_TYPE_LABELS[ride.rideType]} · fare {money(ride.fareInInr)} → <strong>{money(ride.driverAmountInInr)}</strong> yours
-      {ride.tollsAndParkingInInr > 0 && ` (with ${money(ride.tollsAndParkingInInr)} tolls and parking)`}
+      {rich<VNode>('earnings.line', { time: timeOf(ride.completedAt), type: RIDE_TYPE_LABELS[ride.rideType], fare: money(ride.fareInInr), amount: money(ride.driverAmountInInr), b: (chunks) => <strong>{chunks}</strong> })}
+      {ride.tollsAndParkingInInr > 0 && ` ${t('earnings.withTolls', { tolls: money(ride.tollsAndParkingInInr) })}`}
     </li>
   );
 }
@@ -45,28 +46,28 @@ export function EarningsScreen() {
   const daysWithRides = earnings?.days.filter((day) => day.rides > 0 || day.penaltiesInInr > 0).reverse() ?? [];
   return (
     <section class="stack" aria-labelledby="earnings-title">
-      <h2 id="earnings-title">Earnings</h2>
+      <h2 id="earnings-title">{t('earnings.title')}</h2>
       <ErrorNotice message={load.error} />
       {earnings && today && (
-        <div class="card stack" aria-label="Today">
-          <h3 class="flush">Today</h3>
+        <div class="card stack" aria-label={t('earnings.today')}>
+          <h3 class="flush">{t('earnings.today')}</h3>
           <p class="big flush" data-testid="earnings-total">
             {money(today.netInInr)}
           </p>
           <p class="muted flush">
-            {plural(today.rides, 'ride')} completed today.
+            {t('earnings.todayCount', { count: today.rides })}
           </p>
           {today.rides > 0 && <Breakdown sums={today} />}
         </div>
       )}
       {earnings && (
-        <div class="card stack" aria-label="This week">
-          <h3 class="flush">This week</h3>
+        <div class="card stack" aria-label={t('earnings.week')}>
+          <h3 class="flush">{t('earnings.week')}</h3>
           <p class="big flush" data-testid="earnings-week">
             {money(earnings.totals.netInInr)}
           </p>
           <p class="muted flush">
-            {plural(earnings.totals.rides, 'ride')} since {dayName(earnings.from)}.
+            {t('earnings.since', { count: earnings.totals.rides, day: dayName(earnings.from) })}
           </p>
           <Breakdown sums={earnings.totals} />
         </div>
@@ -74,7 +75,7 @@ export function EarningsScreen() {
       {daysWithRides.map((day) => (
         <div class="card stack" key={day.date} data-day={day.date}>
           <h3 class="flush">
-            {day.date === earnings!.today ? 'Today' : dayName(day.date)} · {money(day.netInInr)}
+            {day.date === earnings!.today ? t('earnings.today') : dayName(day.date)} · {money(day.netInInr)}
           </h3>
           <ul class="flush">
             {earnings!.rides.filter((ride) => ride.date === day.date).map((ride) => (

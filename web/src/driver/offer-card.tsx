@@ -6,6 +6,7 @@ import { km, minutes, money } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface Props {
   offer: Offer;
@@ -48,26 +49,26 @@ export function OfferCard({ offer, skewMs, onAccepted, onGone }: Props) {
     <article class="card stack" aria-labelledby={`offer-${offer.offerId}`} data-offer={offer.offerId}>
       <div class="row spread">
         <h3 id={`offer-${offer.offerId}`}>
-          New ride: {RIDE_TYPE_LABELS[offer.rideType]} · {money(offer.fare)}
+          {t('offer.title', { type: RIDE_TYPE_LABELS[offer.rideType], fare: money(offer.fare) })}
         </h3>
-        <span class="countdown" role="timer" aria-label={`${left} seconds left to answer`}>
-          {left} s
+        <span class="countdown" role="timer" aria-label={t('offer.secondsLeft', { left })}>
+          {t('offer.seconds', { left })}
         </span>
       </div>
       <Facts
         items={[
-          ['Pickup', offer.pickupLocation ?? 'Pinned point'],
-          ['Drop', offer.dropLocation ?? 'Pinned point'],
-          ['To pickup', `${km(offer.pickupDistanceKm)}, about ${minutes(offer.pickupEtaMinutes)}`],
+          [t('offer.pickup'), offer.pickupLocation ?? t('common.pinnedPoint')],
+          [t('offer.drop'), offer.dropLocation ?? t('common.pinnedPoint')],
+          [t('offer.toPickup'), t('offer.toPickupValue', { km: km(offer.pickupDistanceKm), minutes: minutes(offer.pickupEtaMinutes) })],
         ]}
       />
       <ErrorNotice message={accept.error || decline.error} />
       <div class="row">
         <button type="button" disabled={accept.busy || decline.busy || left === 0} onClick={() => void accept.run()}>
-          Accept
+          {t('offer.accept')}
         </button>
         <button type="button" class="secondary" disabled={accept.busy || decline.busy} onClick={() => void decline.run()}>
-          Decline
+          {t('offer.decline')}
         </button>
       </div>
     </article>

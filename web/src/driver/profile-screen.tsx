@@ -4,12 +4,9 @@ import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { labelsOf, t } from '../i18n/i18n.ts';
 
-const APPROVAL_TEXT: Record<DriverProfile['approval'], string> = {
-  pending: 'Waiting for an operator to approve your vehicle: you get ride offers once they do.',
-  approved: 'Approved by an operator.',
-  rejected: 'Not approved by an operator',
-};
+const APPROVAL_TEXT = labelsOf('approval.', ['pending', 'approved', 'rejected'] as const satisfies ReadonlyArray<DriverProfile['approval']>);
 
 const blank: ProfileBody = { vehicleType: 'mini', vehicleNumber: '', vehicleModel: '', acAvailable: false };
 
@@ -45,9 +42,9 @@ export function ProfileScreen({ profile, approvalRequired, onSaved }: Props) {
         void save.run();
       }}
     >
-      <h2 id="profile-title">Your vehicle</h2>
-      {!profile && <Notice kind="warn">Add your vehicle to receive ride offers.</Notice>}
-      {profile && !approvalRequired && <Notice>You get ride offers as soon as you go online.</Notice>}
+      <h2 id="profile-title">{t('profile.title')}</h2>
+      {!profile && <Notice kind="warn">{t('profile.addVehicle')}</Notice>}
+      {profile && !approvalRequired && <Notice>{t('profile.offersWhenOnline')}</Notice>}
       {profile && approvalRequired && (
         <Notice kind={profile.approval === 'rejected' ? 'warn' : 'info'}>
           {APPROVAL_TEXT[profile.approval]}
@@ -55,24 +52,24 @@ export function ProfileScreen({ profile, approvalRequired, onSaved }: Props) {
         </Notice>
       )}
       <div class="card stack">
-        <Field label="Vehicle type" hint="You are offered rides of this type.">
+        <Field label={t('profile.type')} hint={t('profile.typeHint')}>
           <Choice name="vehicleType" value={form.vehicleType} labels={RIDE_TYPE_LABELS} onChange={(value) => change({ vehicleType: value })} />
         </Field>
-        <Field label="Registration number" hint="As on the plate, e.g. KA01AB1234.">
+        <Field label={t('profile.number')} hint={t('profile.numberHint')}>
           <input name="vehicleNumber" required minLength={4} maxLength={16} value={form.vehicleNumber} onInput={(event) => change({ vehicleNumber: event.currentTarget.value })} />
         </Field>
-        <Field label="Model (optional)">
+        <Field label={t('profile.model')}>
           <input name="vehicleModel" maxLength={60} value={form.vehicleModel ?? ''} onInput={(event) => change({ vehicleModel: event.currentTarget.value })} />
         </Field>
         <label class="check">
           <input type="checkbox" name="acAvailable" checked={form.acAvailable} onChange={(event) => change({ acAvailable: event.currentTarget.checked })} />
-          Air conditioning
+          {t('profile.ac')}
         </label>
       </div>
       <ErrorNotice message={save.error} />
-      {saved && <Notice>Vehicle saved.</Notice>}
+      {saved && <Notice>{t('profile.saved')}</Notice>}
       <button type="submit" disabled={save.busy}>
-        {save.busy ? 'Saving…' : 'Save vehicle'}
+        {save.busy ? t('profile.saving') : t('profile.save')}
       </button>
     </form>
   );

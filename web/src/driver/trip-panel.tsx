@@ -16,6 +16,7 @@ import { useApi } from '../ui/app-context.tsx';
 import { CallButton } from '../ui/call-button.tsx';
 import { SosButton } from '../ui/sos-button.tsx';
 import { nextStopOf, StopList } from '../ui/stop-list.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** Directions in the phone's maps app (Google Maps' universal link opens the app where it is installed). */
 const directions = (from: Point | null, to: Point) =>
@@ -45,7 +46,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
   const reached = useAction(async () => onRide(await api.rides.stopArrived(ride.id, nextStop)));
 
   const goingTo = ride.status === 'ACCEPTED' ? pointOf(ride.pickupLat, ride.pickupLon) : stop ?? pointOf(ride.dropLat, ride.dropLon);
-  const goingToName = ride.status === 'ACCEPTED' ? 'pickup' : stop ? `stop ${nextStop + 1}` : 'drop';
+  const directionsText = ride.status === 'ACCEPTED' ? t('trip.directionsPickup') : stop ? t('trip.directionsStop', { n: nextStop + 1 }) : t('trip.directionsDrop');
   const active = livePosition(ride.status);
 
   return (
@@ -55,30 +56,30 @@ export function TripPanel({ ride, position, onRide }: Props) {
       <div class="card stack">
         <h3 data-status={ride.status}>
           {ride.status === 'ACCEPTED'
-            ? `Pick up ${ride.riderName ?? 'your rider'}`
+            ? t('trip.pickUp', { name: ride.riderName ?? t('trip.yourRider') })
             : ride.status === 'PICKED'
               ? stop
-                ? `Drive to stop ${nextStop + 1}: ${stop.place ?? 'pinned point'}`
-                : 'Drive to the drop'
+                ? t('trip.driveToStop', { n: nextStop + 1, place: stop.place ?? t('common.aPinnedPoint') })
+                : t('trip.driveToDrop')
               : STATUS_LABELS[ride.status]}
         </h3>
         <Facts
           items={[
-            ['Pickup', ride.pickupLocation ?? 'Pinned point'],
-            ['Drop', ride.dropLocation ?? 'Pinned point'],
-            ['Type', RIDE_TYPE_LABELS[ride.rideType]],
-            ['Fare', money(ride.fare)],
-            ['Payment', PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
+            [t('offer.pickup'), ride.pickupLocation ?? t('common.pinnedPoint')],
+            [t('offer.drop'), ride.dropLocation ?? t('common.pinnedPoint')],
+            [t('ride.type'), RIDE_TYPE_LABELS[ride.rideType]],
+            [t('ride.fare'), money(ride.fare)],
+            [t('ride.payment'), PAYMENT_MODE_LABELS[ride.paymentMode as keyof typeof PAYMENT_MODE_LABELS] ?? ride.paymentMode],
           ]}
         />
         {active && goingTo && (
           <a class="button secondary" href={directions(position, goingTo)} target="_blank" rel="noopener noreferrer">
-            Directions to the {goingToName} (opens maps)
+            {directionsText}
           </a>
         )}
         {stop && (
           <button type="button" disabled={reached.busy} onClick={() => void reached.run()}>
-            Reached stop {nextStop + 1}
+            {t('trip.reachedStop', { n: nextStop + 1 })}
           </button>
         )}
         <ErrorNotice message={reached.error} />
@@ -95,12 +96,12 @@ export function TripPanel({ ride, position, onRide }: Props) {
             void step.run();
           }}
         >
-          <Field label={ride.status === 'ACCEPTED' ? "Rider's start code" : "Rider's end code"} hint="The rider sees it in their app and tells it to you.">
+          <Field label={ride.status === 'ACCEPTED' ? t('trip.startCode') : t('trip.endCode')} hint={t('trip.codeHint')}>
             <input name="otp" inputMode="numeric" autocomplete="off" pattern="[0-9]{4}" maxLength={4} required value={code} onInput={(event) => setCode(event.currentTarget.value)} />
           </Field>
           <ErrorNotice message={step.error} />
           <button type="submit" disabled={step.busy}>
-            {ride.status === 'ACCEPTED' ? 'Start the ride' : 'Complete the ride'}
+            {ride.status === 'ACCEPTED' ? t('trip.start') : t('trip.complete')}
           </button>
         </form>
       )}
@@ -109,14 +110,14 @@ export function TripPanel({ ride, position, onRide }: Props) {
           <ConfirmCancel ride={ride} onRide={onRide} onKeep={() => setConfirmCancel(false)} />
         ) : (
           <button type="button" class="secondary" onClick={() => setConfirmCancel(true)}>
-            Cancel ride
+            {t('ride.cancel')}
           </button>
         ))}
       {ride.status === 'COMPLETED' && (
         <div class="card stack">
           <Notice>
-            Ride completed: {money(ride.fare)}.{' '}
-            {ride.paymentMode.toUpperCase() === 'CASH' ? 'Collect it in cash.' : ride.paymentStatus === 'PAID' ? 'Paid online.' : 'The rider pays online.'}
+            {t('trip.completed', { fare: money(ride.fare) })}{' '}
+            {ride.paymentMode.toUpperCase() === 'CASH' ? t('trip.collectCash') : ride.paymentStatus === 'PAID' ? t('trip.paidOnline') : t('trip.riderPaysOnline')}
           </Notice>
           {ride.driverRating === null ? (
             <form
@@ -126,13 +127,13 @@ export function TripPanel({ ride, position, onRide }: Props) {
                 void rate.run();
               }}
             >
-              <Stars legend={<h3>How was your rider?</h3>} value={rating} onChange={setRating} />
+              <Stars legend={<h3>{t('trip.howRider')}</h3>} value={rating} onChange={setRating} />
               <button type="submit" disabled={rating === 0 || rate.busy}>
-                {rate.busy ? 'Sending…' : 'Send rating'}
+                {rate.busy ? t('rating.sending') : t('rating.send')}
               </button>
             </form>
           ) : (
-            <p class="flush">You rated your rider {ride.driverRating} of 5.</p>
+            <p class="flush">{t('trip.rated', { rating: ride.driverRating })}</p>
           )}
           <ErrorNotice message={rate.error} />
         </div>
@@ -140,7 +141,7 @@ export function TripPanel({ ride, position, onRide }: Props) {
       {hasReceipt(ride) && <ReceiptCard ride={ride} viewer="driver" />}
       {!active && (
         <button type="button" class="wide" onClick={() => onRide(null)}>
-          Back to offers
+          {t('trip.back')}
         </button>
       )}
     </div>
@@ -154,15 +155,15 @@ function ConfirmCancel({ ride, onRide, onKeep }: Pick<Props, 'ride' | 'onRide'> 
   const cancel = useAction(async () => onRide(await api.rides.cancel(ride.id, { reason: 'Cancelled by the driver' })));
   return (
     <div class="card stack">
-      <p class="flush">Cancel this ride?</p>
+      <p class="flush">{t('cancel.title')}</p>
       <CancellationFee {...fee} />
       <ErrorNotice message={cancel.error} />
       <div class="row">
         <button type="button" class="danger" disabled={cancel.busy || (!fee.quote && !fee.error)} onClick={() => void cancel.run()}>
-          Yes, cancel
+          {t('cancel.yes')}
         </button>
         <button type="button" class="secondary" onClick={onKeep}>
-          Keep the ride
+          {t('trip.keep')}
         </button>
       </div>
     </div>

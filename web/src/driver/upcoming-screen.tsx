@@ -5,6 +5,7 @@ import { dateTimeOf, km, minutes, money } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { t } from '../i18n/i18n.ts';
 
 // Rides booked ahead (GET /drivers/me/upcoming): the ones the driver could take near where they are,
 // and the ones they took. Taking one holds it for them; they must be online 15 minutes before.
@@ -14,7 +15,7 @@ function Trip({ ride }: { ride: PublicRide | Ride }) {
     <span>
       <strong>{dateTimeOf(ride.scheduledAt!)}</strong> · {RIDE_TYPE_LABELS[ride.rideType]} · {money(ride.fare)}
       <br />
-      {ride.pickupLocation ?? 'Pinned point'} → {ride.dropLocation ?? 'pinned point'} ({km(ride.distanceKm)}, {minutes(ride.durationMinutes)})
+      {ride.pickupLocation ?? t('common.pinnedPoint')} → {ride.dropLocation ?? t('common.aPinnedPoint')} ({km(ride.distanceKm)}, {minutes(ride.durationMinutes)})
     </span>
   );
 }
@@ -30,12 +31,12 @@ export function UpcomingScreen() {
   useEffect(() => void load.run(), [api]);
   return (
     <section class="stack" aria-labelledby="upcoming-title">
-      <h2 id="upcoming-title">Upcoming rides</h2>
+      <h2 id="upcoming-title">{t('upcoming.title')}</h2>
       <ErrorNotice message={load.error || take.error} />
       {upcoming && (
-        <div class="card stack" aria-label="Rides you took">
-          <h3 class="flush">Yours</h3>
-          {upcoming.taken.length === 0 && <p class="muted flush">None yet. Be online 15 minutes before each one you take, or it goes to another driver.</p>}
+        <div class="card stack" aria-label={t('upcoming.takenAria')}>
+          <h3 class="flush">{t('upcoming.yours')}</h3>
+          {upcoming.taken.length === 0 && <p class="muted flush">{t('upcoming.none')}</p>}
           <ul class="flush">
             {upcoming.taken.map((ride) => (
               <li key={ride.id} data-ride={ride.id}>
@@ -46,15 +47,15 @@ export function UpcomingScreen() {
         </div>
       )}
       {upcoming && (
-        <div class="card stack" aria-label="Rides you could take">
-          <h3 class="flush">Booked ahead near you</h3>
-          {upcoming.open.length === 0 && <Notice>No ride booked ahead near you. Go online to see the ones near where you are.</Notice>}
+        <div class="card stack" aria-label={t('upcoming.openAria')}>
+          <h3 class="flush">{t('upcoming.near')}</h3>
+          {upcoming.open.length === 0 && <Notice>{t('upcoming.noneNear')}</Notice>}
           <ul class="flush stack">
             {upcoming.open.map((ride) => (
               <li key={ride.id} data-ride={ride.id} class="stack">
                 <Trip ride={ride} />
                 <button type="button" disabled={take.busy} onClick={() => void take.run(ride.id)}>
-                  Take ride {ride.id}
+                  {t('upcoming.take', { id: ride.id })}
                 </button>
               </li>
             ))}

@@ -8,6 +8,7 @@ import { useApi } from '../ui/app-context.tsx';
 import { useNotifications } from '../ui/notifications.tsx';
 import { go } from '../ui/router.ts';
 import { usePosition } from './use-position.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Positions go out this often while online (the service forgets a driver after 2 minutes without one). */
 const REPORT_EVERY_MS = 5_000;
@@ -58,7 +59,7 @@ export function useDriver() {
           return setOffers((list) => (list.some((offer) => offer.offerId === message.data.offerId) ? list : [...list, message.data]));
         case 'offer.withdrawn':
         case 'offer.expired':
-          setNotice(message.type === 'offer.expired' ? 'An offer ran out of time.' : 'An offer was taken back: the ride was taken or cancelled.');
+          setNotice(message.type === 'offer.expired' ? t('drive.offerExpired') : t('drive.offerWithdrawn'));
           return setOffers((list) => list.filter((offer) => offer.offerId !== message.data.offerId));
         case 'ride.updated':
           return setRide((shown) => (shown === null || shown.id === message.data.id ? withName(message.data, shown) : shown));
