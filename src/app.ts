@@ -207,8 +207,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Offers, ride changes and SOS alerts to apps that are closed (docs/push.md).
   const push = createPush({ db, transactions, clock, push: config.push, events, hub, operators, transport: new WebPushTransport(config.push.vapid), log: app.log, metrics });
   const replay = createReplay({
-    db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats },
-    whatIf: { profiles, pricing, dispatch: config.dispatch, routing: config.routing, timeZone: config.serviceTimezone },
+    db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats }, simulationSpeed: config.simulationSpeed,
+    whatIf: { profiles, pricing, dispatch: config.dispatch, routing: config.routing, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed },
   });
   const operator = createOperatorServices({ transactions, clock, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed, audit, auth, rides, stats, drivers, profiles, documents, dispatch, pricing, payments, notifications, complaints, incidents: safety.incidents, whatIf: replay.whatIf });
   replay.supply.start(options.supplySampleIntervalMs);

@@ -11,7 +11,7 @@ import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import { acceptProbability, type AcceptanceModel, type CancellationModel } from './behaviour.ts';
 import { emptyHours, type HourFigures } from './replay-figures.ts';
 import { ReplayFleet } from './replay-fleet.ts';
-import { unpackSample } from './supply-samples.ts';
+import { SUPPLY_SAMPLE_MS, unpackSample } from './supply-samples.ts';
 
 // A period run again through the service's own dispatch round (pairRides: the same candidates, ways
 // and pairing) and pricing (quoteFare under a pricing document, zoneSurge from the replay's own
@@ -47,6 +47,8 @@ export interface ReplaySettings {
   pricingVersion: number;
   timeZone: string;
   seed: number;
+  /** SIMULATION_SPEED: in a simulated city, trips last their minutes of the city's time, this many times shorter on the clock. */
+  speed?: number;
 }
 
 export interface ReplayTools {
@@ -81,11 +83,12 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
   let nextSample = 0;
   const { batchMs, offerTtlMs, maxMs, mode } = settings.dispatch;
   const cancelEachRound = 1 - Math.exp(-inputs.behaviour.cancellation.perMinute * (batchMs / 60_000));
+  const speed = settings.speed ?? 1;
 
   for (let now = from; now < to; now += batchMs) {
     while (nextSample < inputs.samples.length && inputs.samples[nextSample].at <= now) {
       const sample = inputs.samples[nextSample++];
-      const sampleEnd = inputs.samples[nextSample]?.at ?? Math.min(to, sample.at + 30_000);
+      const sampleEnd = inputs.samples[nextSample]?.at ?? Math.min(to, sample.at + SUPPLY_SAMPLE_MS / speed);
       fleet.applySample(unpackSample(sample.packed), inputs.vehicles, now);
       hourOf(sample.at).onlineDriverMs += fleet.online * Math.max(0, sampleEnd - sample.at);
     }
@@ -108,7 +111,7 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
           continue;
         }
         matched.add(ride.id);
-        fleet.take(driver.driverId, now + (driver.way.minutes + ride.tripMinutes) * 60_000, ride.drop);
+        fleet.take(driver.driverId, now + ((driver.way.minutes + ride.tripMinutes) * 60_000) / speed, ride.drop);
         const figures = hourOf(ride.at);
         figures.matched++;
         figures.pickupEtaMinutes.push(driver.way.minutes);

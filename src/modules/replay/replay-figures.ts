@@ -15,6 +15,7 @@ export interface HourFigures {
 export interface PeriodFigures {
   requests: number;
   matchedShare: number | null;
+  pickupEtaMeanMinutes: number | null;
   pickupEtaP50Minutes: number | null;
   pickupEtaP90Minutes: number | null;
   meanFare: number | null;
@@ -42,6 +43,7 @@ export function periodFigures(hours: readonly HourFigures[]): PeriodFigures {
   return {
     requests,
     matchedShare: ratio(sum((hour) => hour.matched), requests),
+    pickupEtaMeanMinutes: etas.length === 0 ? null : Math.round((etas.reduce((a, b) => a + b, 0) / etas.length) * 100) / 100,
     pickupEtaP50Minutes: percentile(etas, 0.5),
     pickupEtaP90Minutes: percentile(etas, 0.9),
     meanFare: fares.length === 0 ? null : rupees(fares.reduce((a, b) => a + b, 0) / fares.length),
@@ -72,7 +74,7 @@ export function emptyHours(from: number, to: number): HourFigures[] {
 }
 
 /** What happened, hour by hour, counted like a replay counts (drivers online from the same samples). */
-export function actualHours(from: number, to: number, requests: readonly ActualRequest[], online: ReadonlyArray<{ at: number; drivers: number }>, driverShare: number): HourFigures[] {
+export function actualHours(from: number, to: number, requests: readonly ActualRequest[], online: ReadonlyArray<{ at: number; drivers: number }>, driverShare: number, sampleMs = 30_000): HourFigures[] {
   const hours = emptyHours(from, to);
   const hourOf = (at: number) => hours[Math.min(hours.length - 1, Math.max(0, Math.floor((at - hours[0].hour) / 3_600_000)))];
   for (const request of requests) {
@@ -87,7 +89,7 @@ export function actualHours(from: number, to: number, requests: readonly ActualR
     if (request.pickupEtaMinutes !== null) figures.pickupEtaMinutes.push(request.pickupEtaMinutes);
   }
   online.forEach((sample, i) => {
-    hourOf(sample.at).onlineDriverMs += sample.drivers * Math.max(0, (online[i + 1]?.at ?? Math.min(to, sample.at + 30_000)) - sample.at);
+    hourOf(sample.at).onlineDriverMs += sample.drivers * Math.max(0, (online[i + 1]?.at ?? Math.min(to, sample.at + sampleMs)) - sample.at);
   });
   return hours;
 }

@@ -19,7 +19,7 @@ export type SupplySample = Static<typeof SupplySample>;
 export const SupplyHistory = Type.Object({
   from: Type.String({ format: 'date-time' }),
   to: Type.String({ format: 'date-time' }),
-  sampleSeconds: Type.Integer({ description: 'Seconds between samples' }),
+  sampleSeconds: Type.Number({ description: "Seconds of the clock between samples: 30, or 30 of a simulated city's time (SIMULATION_SPEED)" }),
   retentionDays: Type.Integer({ description: 'Days samples are kept (REPLAY_RETENTION_DAYS)' }),
   samples: Type.Array(SupplySample, { description: 'Oldest first; a slot without a sample had no instance running' }),
 });

@@ -18,6 +18,8 @@ export interface SupplySamplerDependencies {
   rides: Pick<RideDispatch, 'busyDrivers'>;
   retentionDays: number;
   log: { warn(details: object, message: string): void };
+  /** SIMULATION_SPEED: a simulated city's 30 s pass this many times faster (1 but in simulations). */
+  simulationSpeed?: number;
 }
 
 /**
@@ -30,13 +32,16 @@ export class SupplySampler {
   readonly #deps: SupplySamplerDependencies;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> = Promise.resolve();
+  /** A slot: 30 s of the city's time, so a simulated city is sampled as often as a real one lives. */
+  readonly #slotMs: number;
 
   constructor(deps: SupplySamplerDependencies) {
     this.#deps = deps;
+    this.#slotMs = Math.max(1, Math.round(SUPPLY_SAMPLE_MS / (deps.simulationSpeed ?? 1)));
   }
 
   /** Samples every `intervalMs` of real time (tests pass less and move the clock); the slot comes from the clock. */
-  start(intervalMs = SUPPLY_SAMPLE_MS): void {
+  start(intervalMs = this.#slotMs): void {
     this.#timer = setInterval(() => {
       this.#running = this.sample().catch((error: unknown) => this.#deps.log.warn({ err: error }, 'supply sample not taken'));
     }, intervalMs);
@@ -51,7 +56,7 @@ export class SupplySampler {
   /** Takes the current slot's sample unless one is stored; true when this call stored it. */
   async sample(): Promise<boolean> {
     const now = this.#deps.clock.now();
-    const at = now - (now % SUPPLY_SAMPLE_MS);
+    const at = now - (now % this.#slotMs);
     // Every instance tries every slot: one that another has taken costs a key lookup, not a read of every driver.
     if (await repository.sampleTaken(this.#deps.db, at)) return false;
     const [online, busy] = await Promise.all([this.#deps.drivers.online(), this.#deps.rides.busyDrivers()]);
@@ -70,11 +75,11 @@ export class SupplySampler {
     const end = Date.parse(to);
     if (!(end > start)) throw badRequest('from must be before to');
     if (end - start > SUPPLY_PERIOD_MAX_DAYS * DAY_MS) throw badRequest(`A period is at most ${SUPPLY_PERIOD_MAX_DAYS} days`);
-    const rows = await repository.sampleCounts(this.#deps.db, start, end, Math.ceil((end - start) / SUPPLY_SAMPLE_MS) + 1);
+    const rows = await repository.sampleCounts(this.#deps.db, start, end, Math.ceil((end - start) / this.#slotMs) + 1);
     return {
       from: new Date(start).toISOString(),
       to: new Date(end).toISOString(),
-      sampleSeconds: SUPPLY_SAMPLE_MS / 1000,
+      sampleSeconds: this.#slotMs / 1000,
       retentionDays: this.#deps.retentionDays,
       samples: rows.map((row) => ({ at: new Date(row.at).toISOString(), online: row.online, busy: row.busy })),
     };

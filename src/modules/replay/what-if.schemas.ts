@@ -29,6 +29,7 @@ export type WhatIfBody = Static<typeof WhatIfBody>;
 export const PeriodFigures = Type.Object({
   requests: Type.Integer(),
   matchedShare: Nullable(Type.Number({ description: 'Share of requests a driver took' })),
+  pickupEtaMeanMinutes: Nullable(Type.Number({ description: "Mean of the matched rides' pickup ways (the offer's minutes)" })),
   pickupEtaP50Minutes: Nullable(Type.Number({ description: "Median of the matched rides' pickup ways (the offer's minutes)" })),
   pickupEtaP90Minutes: Nullable(Type.Number()),
   meanFare: Nullable(Type.Number({ description: 'Mean upfront fare of the matched rides, rupees' })),

@@ -18,7 +18,7 @@ import type { ReplayInputs, ReplayRequest, ReplaySettings } from './replay-engin
 import { actualHours, periodFigures, type HourFigures } from './replay-figures.ts';
 import { SUPPLY_PERIOD_MAX_DAYS } from './replay.schemas.ts';
 import type { SupplySampler } from './supply-sampler.ts';
-import { driverIdsOf } from './supply-samples.ts';
+import { driverIdsOf, SUPPLY_SAMPLE_MS } from './supply-samples.ts';
 import type { WhatIfBody, WhatIfDispatch, WhatIfJob } from './what-if.schemas.ts';
 import type { WhatIfMessage, WhatIfWork } from './what-if.worker.ts';
 
@@ -38,6 +38,8 @@ export interface WhatIfDependencies {
   routing: RoutingConfig;
   timeZone: string;
   clock: Clock;
+  /** SIMULATION_SPEED: a simulated city's trips are replayed in its time (1 but in simulations). */
+  simulationSpeed?: number;
 }
 
 interface Job {
@@ -129,13 +131,14 @@ export class WhatIf {
       maxMs: (body.dispatch?.maxSeconds ?? asWasDispatch.maxMs / 1000) * 1000,
     };
     const seed = hashOf(id);
-    const common = { timeZone: this.#deps.timeZone, seed };
+    const speed = this.#deps.simulationSpeed ?? 1;
+    const common = { timeZone: this.#deps.timeZone, seed, speed };
     const runs: [ReplaySettings, ReplaySettings] = [
       { ...common, dispatch: asWasDispatch, rules: asWasRules, pricingVersion: asWasVersion },
       { ...common, dispatch: candidateDispatch, rules: body.pricing ?? asWasRules, pricingVersion: body.pricing ? 0 : asWasVersion },
     ];
     const etas = new Map(offers.filter((offer) => offer.accepted).map((offer) => [offer.rideId, offer.pickupEtaMinutes]));
-    const actual = actualHours(from, to, requests.map((r) => ({ ...r, pickupEtaMinutes: etas.get(r.id) ?? null })), samples.map((s) => ({ at: s.at, drivers: s.online })), asWasRules.driverShare);
+    const actual = actualHours(from, to, requests.map((r) => ({ ...r, pickupEtaMinutes: etas.get(r.id) ?? null })), samples.map((s) => ({ at: s.at, drivers: s.online })), asWasRules.driverShare, SUPPLY_SAMPLE_MS / speed);
     const view: WhatIfJob = {
       id,
       status: 'running',

@@ -78,4 +78,13 @@ describe('replaying a period', () => {
     assert.ok(surging.surgedShare! > 0.5, `surged ${surging.surgedShare}`);
     assert.ok(surging.meanFare! > capped.meanFare!, `${surging.meanFare} > ${capped.meanFare}`);
   });
+
+  test('in a simulated city (SIMULATION_SPEED), trips last their minutes of the city\'s time: a lone driver is free again that many times sooner', async () => {
+    // One driver; a ride every 3 minutes of the clock, each keeping its driver some 12 minutes (pickup and trip).
+    const lone = period(1, 20);
+    const real = periodFigures(await replayPeriod(lone, settings(), tools));
+    const simulated = periodFigures(await replayPeriod(lone, { ...settings(), speed: 20 }, tools));
+    assert.ok(real.matchedShare! < 0.5, `at the clock's pace the driver is still on a trip for most requests (matched ${real.matchedShare})`);
+    assert.equal(simulated.matchedShare, 1, 'at 20×, each trip is over in well under the 3 minutes to the next request');
+  });
 });

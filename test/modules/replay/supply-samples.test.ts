@@ -135,3 +135,31 @@ describe('supply samples', () => {
     assert.equal((await bad({ from: iso(now - DAY_MS), to: iso(now) }, rider)).status, 403);
   });
 });
+
+describe('supply samples of a simulated city', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  before(async () => {
+    const email = uniqueEmail('admin');
+    t = await createTestApp({ adminEmails: new Set([email]), simulationSpeed: 20 }, { supplySampleIntervalMs: SAMPLE_EVERY_MS });
+    admin = await signUp(t, { role: 'ADMIN', email });
+  });
+  after(() => t.close());
+
+  test('under SIMULATION_SPEED, a slot is 30 s of the city\'s time: at 20×, a sample every 1.5 s of the clock', async () => {
+    await driverAt(t, { lat: 12.9716, lon: 77.5946 });
+    const from = t.clock.now() - (t.clock.now() % 1_500);
+    for (let slot = 0; slot < 3; slot++, t.clock.advance(1_500)) {
+      for (const deadline = Date.now() + 10_000; ; ) {
+        const { samples, sampleSeconds } = await apiOf(t, admin).call(routes.admin.supply, { query: { from: iso(from), to: iso(from + 10_000) } });
+        assert.equal(sampleSeconds, 1.5);
+        if (samples.length === slot + 1) {
+          assert.deepEqual(samples.map((sample) => Date.parse(sample.at) - from), Array.from({ length: slot + 1 }, (_, i) => i * 1_500));
+          break;
+        }
+        assert.ok(Date.now() < deadline, `slot ${slot} sampled`);
+        await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+      }
+    }
+  });
+});

@@ -13,6 +13,7 @@ export const COLUMNS: Record<Column, string> = { actual: 'Actual', asWas: 'Repla
 export const FIGURES: Record<keyof Figures, { label: string; show: (value: number) => string }> = {
   requests: { label: 'Requests', show: String },
   matchedShare: { label: 'Share matched', show: (value) => `${Math.round(value * 1000) / 10} %` },
+  pickupEtaMeanMinutes: { label: 'Pickup ETA, mean', show: (value) => `${Math.round(value * 10) / 10} min` },
   pickupEtaP50Minutes: { label: 'Pickup ETA, median', show: (value) => `${Math.round(value * 10) / 10} min` },
   pickupEtaP90Minutes: { label: 'Pickup ETA, 90th percentile', show: (value) => `${Math.round(value * 10) / 10} min` },
   meanFare: { label: 'Mean fare', show: (value) => `₹${Math.round(value)}` },
