@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ADMIN_ONLY } from '../../platform/auth/roles.ts';
 import { errorResponses } from '../../platform/errors.ts';
-import { point } from '../../platform/geo/geo.ts';
+import { point } from '../../platform/geo/request-point.ts';
 import { InsightsQuery, ZoneInsights, ZonesResponse } from './insights.schemas.ts';
 import type { InsightsService } from './insights.service.ts';
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { badRequest } from '../../platform/errors.ts';
-import { point, type Point } from '../../platform/geo/geo.ts';
+import type { Point } from '../../platform/geo/geo.ts';
+import { point } from '../../platform/geo/request-point.ts';
 import type { RouteProvider, Router } from '../../platform/routing/router.ts';
 import { DEFAULT_RIDE_TYPE, parseRideType, RIDE_TYPES, type RideType } from '../../platform/vocabulary.ts';
 import type { InsightsService } from '../insights/insights.service.ts';

@@ -9,7 +9,7 @@ import { parsePaymentMode, PAYMENT_MODES, type PaymentMode } from '../../platfor
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { Quote } from '../pricing/pricing.model.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { point } from '../../platform/geo/geo.ts';
+import { point } from '../../platform/geo/request-point.ts';
 import { rideTypeOf, type FareQuotes } from '../pricing/fare-quotes.ts';
 import { makeRideCodes } from './ride-codes.ts';
 import { bookedStops } from './ride-stops.ts';

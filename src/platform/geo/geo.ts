@@ -1,4 +1,3 @@
-import { badRequest } from '../errors.ts';
 
 export interface Point {
   lat: number;
@@ -38,11 +37,4 @@ export function plusCode({ lat, lon }: Point): string {
   }
   const code = digits.join('');
   return `${code.slice(0, 8)}+${code.slice(8)}`;
-}
-
-/** A point from a request's optional `<name>Lat` and `<name>Lon`: both halves, or neither (a 400 otherwise). */
-export function point(lat: number | null | undefined, lon: number | null | undefined, name: string): Point | undefined {
-  if (lat == null && lon == null) return undefined;
-  if (lat == null || lon == null) throw badRequest(`${name}Lat and ${name}Lon go together`);
-  return { lat, lon };
 }
