@@ -9,7 +9,7 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 /** Files of the build the installed apps do not need: the share page (outside the worker's scope) and the compressed copies. */
-const LEFT_OUT = /(\.br|\.gz)$|^share\/|^sw\.js$/;
+const LEFT_OUT = /(\.br|\.gz)$|^share\/|^assets\/share-|^sw\.js$/;
 /** Pages are kept under the address they are opened at. */
 const PAGE_ADDRESS: Record<string, string> = { 'index.html': '/app/', 'driver/index.html': '/app/driver', 'ops/index.html': '/app/ops' };
 
@@ -27,11 +27,12 @@ export async function buildWorker(vite: typeof Vite, dist: string): Promise<void
   const kept = (await files(dist)).filter((file) => !LEFT_OUT.test(file)).sort();
   const hash = createHash('sha256');
   for (const file of kept) hash.update(file).update(await readFile(join(dist, file)));
+  const version = hash.digest('hex').slice(0, 16);
   const shell = kept.map((file) => PAGE_ADDRESS[file] ?? `/app/${file}`);
   await vite.build({
     configFile: false,
     logLevel: 'warn',
-    define: { __SHELL__: JSON.stringify(shell), __VERSION__: JSON.stringify(hash.digest('hex').slice(0, 16)) },
+    define: { __SHELL__: JSON.stringify(shell), __VERSION__: JSON.stringify(version) },
     build: {
       outDir: dist,
       emptyOutDir: false,
@@ -40,7 +41,9 @@ export async function buildWorker(vite: typeof Vite, dist: string): Promise<void
       lib: { entry: join(import.meta.dirname, 'src/sw/sw.ts'), formats: ['iife'], name: 'serviceWorker', fileName: () => 'sw.js' },
     },
   });
-  const worker = await readFile(join(dist, 'sw.js'));
+  // The build's version on the first line too: whoever looks at a worker (or a test) sees which build it keeps.
+  const worker = Buffer.concat([Buffer.from(`// build ${version}\n`), await readFile(join(dist, 'sw.js'))]);
+  await writeFile(join(dist, 'sw.js'), worker);
   await writeFile(join(dist, 'sw.js.br'), await brotli(worker, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   await writeFile(join(dist, 'sw.js.gz'), await gz(worker, { level: 9 }));
 }

@@ -50,6 +50,11 @@ export class ApiClient implements TokenSource {
     return this.#session?.accessToken;
   }
 
+  /** Where the app keeps something of this session on the device (localStorage); the session's end removes it. */
+  deviceKey(name: string): string {
+    return `${this.#storageKey}.${name}`;
+  }
+
   /** Called whenever the user signs in, is renewed or is signed out; returns the unsubscribe. */
   onSession(listener: (session: Session | null) => void): () => void {
     this.#listeners.add(listener);
@@ -106,13 +111,19 @@ export class ApiClient implements TokenSource {
   #store(session: Session | null): void {
     this.#session = session;
     if (session) localStorage.setItem(this.#storageKey, JSON.stringify(session));
-    else localStorage.removeItem(this.#storageKey);
+    else forget(this.#storageKey);
     this.#notify();
   }
 
   #notify(): void {
     for (const listener of this.#listeners) listener(this.#session);
   }
+}
+
+/** The session and everything kept with it (deviceKey): a signed-out device keeps no ride and no code. */
+function forget(storageKey: string): void {
+  const kept = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)).filter((key) => key !== null && key.startsWith(`${storageKey}.`));
+  for (const key of [storageKey, ...kept]) localStorage.removeItem(key!);
 }
 
 function toSession(tokens: TokenResponse): Session {

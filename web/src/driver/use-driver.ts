@@ -5,6 +5,7 @@ import { ApiError } from '../api/client.ts';
 import type { DriverProfile, Offer, Ride } from '../api/types.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { keepRide, keptRide } from '../ui/last-ride.ts';
 import { useNotifications } from '../ui/notifications.tsx';
 import { go } from '../ui/router.ts';
 import { usePosition } from './use-position.ts';
@@ -29,7 +30,8 @@ export function useDriver() {
   const [profile, setProfile] = useState<DriverProfile | null | undefined>(undefined);
   const [online, setOnline] = useState(false);
   const [offers, setOffers] = useState<Offer[]>([]);
-  const [ride, setRide] = useState<Ride | null>(null);
+  // It starts as the ride under way kept on this device, so the app shows it even offline.
+  const [ride, setRide] = useState<Ride | null>(() => underWay(keptRide(api.client)?.ride ?? null));
   const [notice, setNotice] = useState('');
   // The service's clock minus this device's, from the realtime messages' times: offer countdowns follow the service.
   const [skewMs, setSkewMs] = useState(0);
@@ -75,6 +77,8 @@ export function useDriver() {
     loadProfile().catch(() => undefined);
     reload().catch(() => undefined);
   }, [loadProfile, reload]);
+
+  useEffect(() => keepRide(api.client, underWay(ride), null), [api, ride]);
 
   const showRide = useCallback((next: Ride | null) => setRide((shown) => withName(next, shown)), []);
   // A ride just accepted comes without the rider's name: read the ride once to greet them by it.
@@ -134,6 +138,11 @@ export function useDriver() {
 }
 
 export type Driver = ReturnType<typeof useDriver>;
+
+/** The ride when it is under way (accepted or started): what the app keeps for offline use. */
+function underWay(ride: Ride | null): Ride | null {
+  return ride && livePosition(ride.status) ? ride : null;
+}
 
 /** The id of an accepted or started ride shown without its rider's name. */
 function rideNeedsName(ride: Ride | null): number | null {

@@ -3,6 +3,7 @@ import type { RidePosition } from '../../../src/contract/types.ts';
 import type { Ride, RideStatus } from '../api/types.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { keepRide, keptRide } from '../ui/last-ride.ts';
 import { useNotifications } from '../ui/notifications.tsx';
 
 const OPEN: readonly RideStatus[] = ['REQUESTED', 'ACCEPTED', 'PICKED'];
@@ -13,8 +14,9 @@ export function useRider() {
   const api = useApi();
   const notifications = useNotifications();
   // The ride on screen: the newest open one, or the one that just ended until the rider moves on.
-  const [ride, setRide] = useState<Ride | null>(null);
-  const [driverAt, setDriverAt] = useState<RidePosition | null>(null);
+  // It starts as the open ride kept on this device, so the app shows it (and its codes) even offline.
+  const [ride, setRide] = useState<Ride | null>(() => openKept(api.client)?.ride ?? null);
+  const [driverAt, setDriverAt] = useState<RidePosition | null>(() => openKept(api.client)?.position ?? null);
   const current = useRef(ride);
   current.current = ride;
 
@@ -54,8 +56,14 @@ export function useRider() {
   });
 
   useEffect(() => void reload().catch(() => undefined), [reload]);
+  useEffect(() => keepRide(api.client, ride && isOpen(ride) ? ride : null, driverAt), [api, ride, driverAt]);
 
   return { ride, driverAt, show, notifications, channel: state };
+}
+
+function openKept(client: Parameters<typeof keptRide>[0]) {
+  const kept = keptRide<RidePosition>(client);
+  return kept && isOpen(kept.ride) ? kept : null;
 }
 
 export type Rider = ReturnType<typeof useRider>;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 
 // The service worker (web/src/sw/sw.ts) keeps one build of the apps for offline use. A new build's
 // worker waits; this tells the user, and reloads the page once the worker has taken over, so a page
@@ -69,9 +70,9 @@ export function UpdateNotice() {
   if (!shown) return null;
   return (
     <div class="app-update" role="status">
-      <span>A new version of the app is ready.</span>
+      <span>{t('shell.updateReady')}</span>
       <button type="button" onClick={reloadIntoNewVersion}>
-        Reload
+        {t('shell.updateReload')}
       </button>
     </div>
   );

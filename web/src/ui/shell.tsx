@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { ChannelState } from '../../../src/contract/realtime-client.ts';
 import { t, type MessageKey } from '../i18n/i18n.ts';
+import { OfflineNotice } from './offline.tsx';
 
 export interface NavLink {
   route: string;
@@ -53,7 +54,10 @@ export function Shell({ title, route, links, unread, channel, wide, onSignOut, c
           )}
         </nav>
       </header>
-      <main id="main">{children}</main>
+      <main id="main">
+        <OfflineNotice />
+        {children}
+      </main>
     </div>
   );
 }
