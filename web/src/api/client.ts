@@ -1,6 +1,7 @@
 import { ApiError, HttpClient, type TokenSource } from '../../../src/contract/http-client.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import type { Role, TokenResponse } from './types.ts';
+import { currentPushSubscription } from './web-push.ts';
 
 export { ApiError };
 export type { Paged } from '../../../src/contract/http-client.ts';
@@ -67,9 +68,18 @@ export class ApiClient implements TokenSource {
     return session;
   }
 
-  /** Ends the session here and, when reachable, on the server (its refresh token is revoked). */
+  /**
+   * Ends the session here and, when reachable, on the server (its refresh token is revoked). This
+   * browser's push subscription goes first, while the token still works: the next person to sign in
+   * here is not sent the last one's offers.
+   */
   async signOut(): Promise<void> {
     const session = this.#session;
+    const subscription = session ? await currentPushSubscription().catch(() => null) : null;
+    if (subscription) {
+      await this.http.send(routes.push.unsubscribe, { body: { endpoint: subscription.endpoint }, keepalive: true }).catch(() => undefined);
+      await subscription.unsubscribe().catch(() => false);
+    }
     this.#store(null);
     if (session) await this.http.send(routes.auth.logout, { body: { refreshToken: session.refreshToken } }).catch(() => undefined);
   }

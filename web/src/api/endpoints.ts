@@ -78,6 +78,11 @@ export function createApi(storageKey: string) {
       sendPhoneCode: (phone: string) => http.call(routes.safety.sendPhoneCode, { body: { phone } }),
       verifyPhone: (code: string) => http.call(routes.safety.verifyPhone, { body: { code } }),
     },
+    push: {
+      /** The service's VAPID public key, the applicationServerKey this browser subscribes with. */
+      key: () => http.call(routes.push.key),
+      subscribe: (subscription: PushSubscriptionJSON) => http.call(routes.push.subscribe, { body: subscription as BodyOf<typeof routes.push.subscribe> }),
+    },
     payments: {
       /** Sent again after a lost answer, the same order is answered instead of a second one. */
       order: oneKeyPerIntent((body: OrderBody, idempotencyKey) => http.call(routes.payments.order, { body, idempotencyKey })),

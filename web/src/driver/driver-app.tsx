@@ -8,6 +8,7 @@ import { EarningsScreen } from './earnings-screen.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
 import { DocumentsScreen } from './documents-screen.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
+import { PushToggle } from '../ui/push-toggle.tsx';
 import { UpcomingScreen } from './upcoming-screen.tsx';
 import { useDriver } from './use-driver.ts';
 import { t } from '../i18n/i18n.ts';
@@ -62,6 +63,7 @@ function SignedIn() {
         </div>
       )}
       {route === '/profile' && <PhoneVerification />}
+      {route === '/profile' && <PushToggle what="ride offers and cancellations" />}
       {route === '/profile' && <DocumentsScreen />}
       {route === '/earnings' && <EarningsScreen />}
       {route === '/upcoming' && <UpcomingScreen />}

@@ -1,5 +1,6 @@
 import { AuthScreen } from '../ui/auth-screen.tsx';
 import { matchRoute, useRoute } from '../ui/router.ts';
+import { PushToggle } from '../ui/push-toggle.tsx';
 import { Shell, type NavLink } from '../ui/shell.tsx';
 import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
@@ -77,6 +78,7 @@ function SignedInDesk({ route }: { route: string }) {
     <>
       <IncidentAlarm open={open} />
       {route === '/incidents' && <IncidentsScreen changed={changed} />}
+      {route === '/incidents' && <PushToggle what="SOS alerts" />}
     </>
   );
 }
