@@ -1,8 +1,18 @@
-import type { PushPayload } from '../api/types.ts';
-
 // What the apps' service worker does with a push message (docs/push.md): the worker (web/src/sw/push.ts)
 // calls `showPush` from its `push` handler and `openFromNotification` from `notificationclick`. Typed
-// structurally, so the apps' DOM types suffice and a test can call them with plain objects.
+// structurally (the worker's own types, no server module), so a test can call them with plain objects.
+
+/** What the service sends (the contract's PushPayload, src/modules/push/push.schemas.ts). */
+export interface PushPayload {
+  kind: 'offer' | 'ride' | 'sos';
+  title: string;
+  body: string;
+  tag: string;
+  rideId?: number;
+  offerId?: number;
+  incidentId?: number;
+  expiresAt?: string;
+}
 
 interface Registration {
   readonly scope: string;
@@ -20,9 +30,13 @@ interface Clients {
   openWindow(url: string): Promise<unknown>;
 }
 
-/** Where a click on the notification leads, within the app that subscribed (its worker's scope). */
-export function pageOf(payload: Pick<PushPayload, 'kind' | 'incidentId'>, scope: string): string {
-  if (payload.kind === 'sos') return new URL('#/incidents', scope).href;
+/**
+ * Where a click leads: one worker serves the three apps (scope /app/), so the message's kind names the
+ * app: an offer the driver app, an SOS the console's incidents, a ride change the rider app.
+ */
+export function pageOf(payload: Pick<PushPayload, 'kind'>, scope: string): string {
+  if (payload.kind === 'offer') return new URL('driver#/', scope).href;
+  if (payload.kind === 'sos') return new URL('ops#/incidents', scope).href;
   return new URL('#/', scope).href;
 }
 
@@ -45,11 +59,14 @@ export function showPush(registration: Registration, payload: PushPayload | unde
   return registration.showNotification(shown.title, shown.options);
 }
 
-/** The `notificationclick` handler's work: focus a window of the app if one is open (on the page), else open one. */
+/** The app a page belongs to: the path without its hash (`/app/driver`, `/app/ops`, `/app/`), trailing slash ignored. */
+const appOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
+
+/** The `notificationclick` handler's work: focus a window of that app if one is open (on the page), else open one. */
 export async function openFromNotification(clients: Clients, data: { url?: string } | undefined, scope: string): Promise<void> {
   const url = data?.url ?? scope;
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const open = windows.find((client) => client.url.startsWith(scope));
+  const open = windows.find((client) => appOf(client.url) === appOf(url));
   if (!open) {
     await clients.openWindow(url);
     return;
