@@ -7,7 +7,6 @@ import { HistoryScreen } from './history-screen.tsx';
 import { RideScreen } from './ride-screen.tsx';
 import { SettingsScreen } from './settings-screen.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
-import { PushToggle } from '../ui/push-toggle.tsx';
 import { useApi, useSession } from '../ui/app-context.tsx';
 import { useRider } from './use-rider.ts';
 import { t } from '../i18n/i18n.ts';
@@ -52,7 +51,6 @@ function SignedIn() {
       {route === '/history' && <HistoryScreen />}
       {route === '/settings' && <SettingsScreen />}
       {route === '/settings' && <PhoneVerification />}
-      {route === '/settings' && <PushToggle what="your driver's arrival and your ride's changes" />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' && (ride ? <RideScreen ride={ride} driverAt={driverAt} onRide={show} onDone={() => show(null)} /> : <BookScreen onBooked={show} />)}
     </Shell>
