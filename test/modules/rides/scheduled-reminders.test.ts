@@ -60,10 +60,13 @@ describe('reminders on two instances sharing one database', () => {
     assert.deepEqual({ rider: await reminders(rider), driver: await reminders(driver), heard: heard().length }, { rider: 1, driver: 1, heard: 1 });
     assert.match(heard()[0].data.message, /in 59 minutes/);
 
-    // Online for the check 15 minutes before, on both instances (without Redis each keeps its own live positions).
-    t.clock.advance(45 * MINUTE);
+    // Online for the check 15 minutes before, on both instances (without Redis each keeps its own live
+    // positions), reported before the clock reaches it: a look of either instance between the clock's
+    // move and the reports would find the driver offline and give the ride to dispatch.
+    t.clock.advance(43 * MINUTE + 30_000);
     await report(t, driver, near(PICKUP, 0.5));
     assertOk(await call(other, 'PUT', '/drivers/me/location', { token: driver.token, body: near(PICKUP, 0.5) }));
+    t.clock.advance(90_000);
     await eventually(async () => (heard().length > 1 ? true : undefined), 'the 15-minute reminder, live');
     await severalRounds();
     assert.deepEqual({ rider: await reminders(rider), driver: await reminders(driver), heard: heard().length }, { rider: 2, driver: 2, heard: 2 });
