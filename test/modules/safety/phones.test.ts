@@ -127,7 +127,8 @@ describe('verified phone numbers', () => {
 describe('verified phone numbers: limits and no provider', () => {
   test('one code per cooldown and at most five an hour per account', async () => {
     const provider = await startPhoneProvider();
-    const t = await createTestApp({ smsUrl: provider.smsUrl, otpResendCooldownSeconds: 30 });
+    // The clock moves up to an hour and then some: the rider's token must outlive it (an hour's by default).
+    const t = await createTestApp({ smsUrl: provider.smsUrl, otpResendCooldownSeconds: 30, accessTokenTtlSeconds: 3 * 3_600 });
     try {
       const rider = await signUp(t);
       const send = async () => asReply(await apiOf(t, rider).send(routes.safety.sendPhoneCode, { body: { phone: newPhone() } }));
