@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
   const operators = new Operators(db);
   const safety = await createSafety({
-    db, transactions, rides: rides.queries, router, clock, events, hub, users: auth, operators, settings, mailer, audit, metrics, log: app.log,
+    db, transactions, rides: rides.queries, clock, events, hub, users: auth, operators, settings, mailer, audit, metrics, log: app.log,
     counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds, telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
   // Offers, ride changes and SOS alerts to apps that are closed (docs/push.md).

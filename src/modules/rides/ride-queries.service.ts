@@ -17,9 +17,9 @@ export class RideQueries {
   readonly #users: Pick<AuthService, 'findUsers'>;
   readonly #people: RidePeople;
   readonly #drivers: Pick<DriversService, 'lastKnown'>;
-  readonly #tracking: Pick<RideTracking, 'publicStatus'>;
+  readonly #tracking: Pick<RideTracking, 'publicStatus' | 'etaOf'>;
 
-  constructor(deps: { db: Db; users: Pick<AuthService, 'findUsers'>; people: RidePeople; drivers: Pick<DriversService, 'lastKnown'>; tracking: Pick<RideTracking, 'publicStatus'> }) {
+  constructor(deps: { db: Db; users: Pick<AuthService, 'findUsers'>; people: RidePeople; drivers: Pick<DriversService, 'lastKnown'>; tracking: Pick<RideTracking, 'publicStatus' | 'etaOf'> }) {
     this.#db = deps.db;
     this.#users = deps.users;
     this.#people = deps.people;
@@ -52,6 +52,12 @@ export class RideQueries {
     const viewer = viewerOf(user, ride);
     if (viewer === 'public') return this.#tracking.publicStatus(id);
     return (await this.#views(user, [ride]))[0];
+  }
+
+  /** The minutes left to where the ride is headed from its driver's position (ride-etas.ts); null when the ride is headed nowhere or its driver's position is unknown. */
+  eta(ride: Pick<Ride, 'id' | 'driverLat' | 'driverLon'>): Promise<number | null> {
+    if (ride.driverLat === null || ride.driverLon === null) return Promise.resolve(null);
+    return this.#tracking.etaOf(ride.id, { lat: ride.driverLat, lon: ride.driverLon });
   }
 
   /** Operators' search over every ride, newest first, each in the admin's view (no codes). */

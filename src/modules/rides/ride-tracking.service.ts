@@ -87,6 +87,12 @@ export class RideTracking {
     });
   }
 
+  /** The minutes from `from` to where the ride is headed, as its rider hears them with each position (the share page shows the same). */
+  async etaOf(rideId: number, from: Point): Promise<number | null> {
+    const ride = await this.#deps.snapshots.get(rideId);
+    return ride ? this.#deps.etas.of(ride, from) : null;
+  }
+
   /** What anyone may follow of a ride: no places, and the driver's position only while it is public. */
   async publicStatus(id: number): Promise<RideStatusView> {
     const ride = await this.#deps.snapshots.get(id);

@@ -58,9 +58,3 @@ export function toSharedTrip(ride: Ride, etaMinutes: number | null): SharedTrip 
     etaMinutes,
   };
 }
-
-/** Where the ETA runs to: the pickup while the driver comes, the drop during the trip; none otherwise. */
-export function etaTarget(ride: Pick<Ride, 'status' | 'pickupLat' | 'pickupLon' | 'dropLat' | 'dropLon'>): { lat: number; lon: number } | null {
-  const [lat, lon] = ride.status === 'ACCEPTED' ? [ride.pickupLat, ride.pickupLon] : ride.status === 'PICKED' ? [ride.dropLat, ride.dropLon] : [null, null];
-  return lat === null || lon === null ? null : { lat, lon };
-}

@@ -1,31 +1,24 @@
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transaction.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
-import { BoundedMap } from '../../platform/bounded-map.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import type { Router } from '../../platform/routing/router.ts';
 import type { RideQueries } from '../rides/ride-queries.service.ts';
 import type { Ride } from '../rides/rides.schemas.ts';
 import * as repository from './trip-shares.repository.ts';
 import type { ShareLink, SharedTrip } from './safety.schemas.ts';
-import { etaTarget, hashShareToken, linkOpen, LONGEST_MS, newShareToken, toSharedTrip } from './share-links.ts';
+import { hashShareToken, linkOpen, LONGEST_MS, newShareToken, toSharedTrip } from './share-links.ts';
 
 export interface TripSharesDependencies {
   db: Db;
   transactions: Transactions;
-  rides: Pick<RideQueries, 'find'>;
-  router: Pick<Router, 'route'>;
+  rides: Pick<RideQueries, 'find' | 'eta'>;
   clock: Clock;
 }
-
-/** Several people polling one link ask for the ETA from the same position: measured once. */
-const ETA_CACHE_SIZE = 2000;
 
 /** Trip-sharing links: made by a ride's rider (or for an SOS), shown to anyone holding one, revoked by the rider. */
 export class TripShares {
   readonly #deps: TripSharesDependencies;
-  readonly #etas = new BoundedMap<string, number>(ETA_CACHE_SIZE);
 
   constructor(deps: TripSharesDependencies) {
     this.#deps = deps;
@@ -68,19 +61,7 @@ export class TripShares {
     if (!link) throw gone();
     const ride = await this.#deps.rides.find(link.ride_id);
     if (!linkOpen({ expiresAt: Number(link.expires_at), revokedAt: link.revoked_at === null ? null : Number(link.revoked_at) }, ride, this.#deps.clock.now())) throw gone();
-    return toSharedTrip(ride, await this.#eta(ride));
-  }
-
-  async #eta(ride: Ride): Promise<number | null> {
-    const target = etaTarget(ride);
-    if (!target || ride.driverLat === null || ride.driverLon === null) return null;
-    const key = `${ride.id}:${ride.status}:${ride.driverLat}:${ride.driverLon}`;
-    let minutes = this.#etas.get(key);
-    if (minutes === undefined) {
-      const route = await this.#deps.router.route({ lat: ride.driverLat, lon: ride.driverLon }, target);
-      minutes = Math.ceil(route.durationMinutes);
-      this.#etas.set(key, minutes);
-    }
-    return minutes;
+    // The same minutes the rider hears with each position (rides' ETAs: routed, in learned minutes, through the stops left).
+    return toSharedTrip(ride, await this.#deps.rides.eta(ride));
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AFTER_END_MS, etaTarget, firstName, hashShareToken, linkOpen, newShareToken } from '../../../src/modules/safety/share-links.ts';
+import { AFTER_END_MS, firstName, hashShareToken, linkOpen, newShareToken } from '../../../src/modules/safety/share-links.ts';
 
 describe('trip-sharing links (pure rules)', () => {
   test('a token carries 256 random bits and the stored hash is not the token', () => {
@@ -28,13 +28,5 @@ describe('trip-sharing links (pure rules)', () => {
   test('the first name is the first word of the name', () => {
     assert.equal(firstName('  Ravi Kumar '), 'Ravi');
     assert.equal(firstName('Ravi'), 'Ravi');
-  });
-
-  test('the ETA runs to the pickup while the driver comes, to the drop during the trip, and nowhere after', () => {
-    const ride = { pickupLat: 1, pickupLon: 2, dropLat: 3, dropLon: 4 };
-    assert.deepEqual(etaTarget({ ...ride, status: 'ACCEPTED' }), { lat: 1, lon: 2 });
-    assert.deepEqual(etaTarget({ ...ride, status: 'PICKED' }), { lat: 3, lon: 4 });
-    assert.equal(etaTarget({ ...ride, status: 'COMPLETED' }), null);
-    assert.equal(etaTarget({ ...ride, pickupLat: null, status: 'ACCEPTED' }), null);
   });
 });

@@ -6,7 +6,8 @@ import { apiOf, asReply } from '../../helpers/api.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { report } from '../../helpers/dispatch.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { acceptedRide, assertError, assertOk, bookRide, northOf, pickedRide, setStatus, TRIP } from '../../helpers/rides.ts';
+import { acceptedRide, assertError, assertOk, bookRide, northOf, pickedRide, pickupOf, setStatus, TRIP } from '../../helpers/rides.ts';
+import { StraightRouter } from '../../../src/platform/routing/straight-router.ts';
 
 // Trip-sharing links (decisions.md "Safety"): what the public view shows and hides, when it stops
 // moving, and when it stops answering.
@@ -62,7 +63,8 @@ describe('trip sharing', () => {
     assert.equal(trip.vehicleModel, 'Maruti Swift');
     assert.match(trip.vehicleNumber!, /^KA05MX/);
     assert.ok(trip.position && Math.abs(trip.position.lat - northOf(PICKUP, 800).lat) < 1e-9);
-    assert.ok(trip.etaMinutes !== null && trip.etaMinutes >= 1, 'minutes to the pickup');
+    // The router's minutes from the driver to the pickup: what the rider hears with each position too (ride-etas.ts).
+    assert.equal(trip.etaMinutes, Math.ceil((await new StraightRouter().route(northOf(PICKUP, 800), pickupOf(booked))).durationMinutes), 'minutes to the pickup');
     const text = JSON.stringify(reply.body) + JSON.stringify(reply.headers);
     for (const secret of [rider.name, 'Asha', rider.email, '98450', driver.email, 'Kumar', 'Shetty', booked.startOtp, booked.endOtp]) {
       assert.ok(!text.includes(secret), `the shared view must not carry ${secret}`);
@@ -81,7 +83,7 @@ describe('trip sharing', () => {
     let trip = (await shared(token)).body as SharedTrip;
     assert.equal(trip.status, 'PICKED');
     assert.deepEqual({ lat: trip.position?.lat, lon: trip.position?.lon }, midway);
-    assert.ok(trip.etaMinutes !== null, 'minutes to the drop-off');
+    assert.equal(trip.etaMinutes, Math.ceil((await new StraightRouter().route(midway, { lat: booked.dropLat, lon: booked.dropLon })).durationMinutes), 'minutes to the drop-off');
 
     const end = northOf(PICKUP, 2500);
     await report(t, driver, end);
