@@ -1,18 +1,8 @@
 // What the apps' service worker does with a push message (docs/push.md): the worker (web/src/sw/push.ts)
 // calls `showPush` from its `push` handler and `openFromNotification` from `notificationclick`. Typed
-// structurally (the worker's own types, no server module), so a test can call them with plain objects.
-
-/** What the service sends (the contract's PushPayload, src/modules/push/push.schemas.ts). */
-export interface PushPayload {
-  kind: 'offer' | 'ride' | 'sos';
-  title: string;
-  body: string;
-  tag: string;
-  rideId?: number;
-  offerId?: number;
-  incidentId?: number;
-  expiresAt?: string;
-}
+// structurally (the worker's own types; the payload's type is the contract's), so a test can call them
+// with plain objects.
+import type { PushPayload } from '../../../src/contract/types.ts';
 
 interface Registration {
   readonly scope: string;

@@ -1,7 +1,8 @@
 // The push handlers (docs/push.md). The service worker (sw.ts) imports this module, so the `push` and
 // `notificationclick` handlers written here run in the same worker as the offline shell; what they show
 // and where a click leads is web/src/push/notification.ts.
-import { openFromNotification, showPush, type PushPayload } from '../push/notification.ts';
+import type { PushPayload } from '../../../src/contract/types.ts';
+import { openFromNotification, showPush } from '../push/notification.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
