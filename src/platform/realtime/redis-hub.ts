@@ -186,10 +186,10 @@ export class RedisHub<M extends EventMap> implements RealtimeHub<M> {
       this.#presence.closed(userId);
     };
     try {
-      if (first) await viaRedis(this.#presence.opened(userId));
       const now = this.#clock.now();
       this.#attachedAt(userId, now);
-      const { seq, kept: texts } = await viaRedis(this.#scripts.read(userId, now, resumeAfter));
+      // The presence claim and the read go out together: one wait for Redis, both done before `ready`.
+      const [{ seq, kept: texts }] = await Promise.all([viaRedis(this.#scripts.read(userId, now, resumeAfter)), first && viaRedis(this.#presence.opened(userId))]);
       // Redis trims by its own time and only when it adds; what is kept is decided by the clock, as in memory.
       const kept = texts.map((text) => JSON.parse(text) as UserMessage<M>).filter((message) => Date.parse(message.at) >= now - REPLAY_MS);
       const replay = resumeAfter === undefined ? [] : replayAfter(kept, seq, resumeAfter);
