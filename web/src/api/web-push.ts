@@ -26,8 +26,9 @@ export async function subscribeThisBrowser(publicKey: string): Promise<PushSubsc
   const existing = await found.pushManager.getSubscription();
   const key = Uint8Array.from(atob(publicKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
   // A subscription made with another key (the service's key changed) cannot be used: replace it.
-  if (existing && !sameKey(existing.options.applicationServerKey, key)) await existing.unsubscribe();
-  const subscription = (existing && sameKey(existing.options.applicationServerKey, key) ? existing : null) ?? (await found.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+  const reusable = existing && sameKey(existing.options.applicationServerKey, key) ? existing : null;
+  if (existing && !reusable) await existing.unsubscribe();
+  const subscription = reusable ?? (await found.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
   return subscription.toJSON();
 }
 
