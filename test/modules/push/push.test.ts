@@ -72,8 +72,16 @@ describe('push subscriptions', () => {
 
   test('an account keeps its 10 newest browsers', async () => {
     const rider = await signUp(t);
-    for (let i = 0; i < 11; i++) await subscribe(t, rider, service.subscribe());
-    assert.equal((await subscribe(t, rider, service.subscribe())).body.subscriptions, 10);
+    const browsers = Array.from({ length: 12 }, () => service.subscribe());
+    for (const browser of browsers.slice(0, 11)) await subscribe(t, rider, browser);
+    assert.equal((await subscribe(t, rider, browsers[11])).body.subscriptions, 10);
+    const { db } = connectDatabase(t.config.database);
+    try {
+      const kept = await db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', rider.id).execute();
+      assert.deepEqual(kept.map((row) => row.endpoint).sort(), browsers.slice(2).map((browser) => browser.endpoint).sort(), 'the two oldest went');
+    } finally {
+      await db.destroy();
+    }
   });
 
   test('endpoints outside the push services, and keys that cannot encrypt, are refused with 400', async () => {
