@@ -8,7 +8,6 @@ interface Formats {
   clock: Intl.DateTimeFormat;
   clockWithSeconds: Intl.DateTimeFormat;
   dayAndTime: Intl.DateTimeFormat;
-  decimal: Intl.NumberFormat;
 }
 
 const made = new Map<string, Formats>();
@@ -22,7 +21,6 @@ function formats(): Formats {
       clock: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit' }),
       clockWithSeconds: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
       dayAndTime: new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
-      decimal: new Intl.NumberFormat(tag, { maximumFractionDigits: 1 }),
     };
     made.set(tag, found);
   }
@@ -38,9 +36,6 @@ export const timeOf = (iso: string): string => formats().clock.format(new Date(i
 export const secondsOf = (iso: string): string => formats().clockWithSeconds.format(new Date(iso));
 
 export const dateTimeOf = (iso: string): string => formats().dayAndTime.format(new Date(iso));
-
-/** A plain number in the app's language (grouping, decimal sign). */
-export const number = (value: number): string => formats().decimal.format(value);
 
 export const minutes = (value: number): string => t('format.minutes', { value });
 
