@@ -84,10 +84,10 @@ export function startLanguage(): Promise<void> {
   } catch {
     stored = null;
   }
-  return isLanguage(stored) ? setLanguage(stored) : setLanguage(browserLanguage(), { remember: false });
+  return applyChosenLanguage(stored);
 }
 
-/** The user's saved choice (settings.language): null means the browser's. */
+/** The user's saved choice (settings.language), or the stored one at start: none means the browser's. */
 export const applyChosenLanguage = (chosen: string | null | undefined): Promise<void> =>
   isLanguage(chosen) ? setLanguage(chosen) : setLanguage(browserLanguage(), { remember: false });
 
