@@ -1,18 +1,34 @@
-import { Fragment, render, type VNode } from 'preact';
+import { Fragment, render, type ComponentType, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { applyChosenLanguage, language, LANGUAGE_NAMES, LANGUAGES, onLanguage, setLanguage, startLanguage, t, type Language } from '../i18n/i18n.ts';
-import { useApi, useSession } from './app-context.tsx';
+import { createApi } from '../api/endpoints.ts';
+import { loadSettings } from '../config.ts';
+import { applyChosenLanguage, language, LANGUAGE_NAMES, LANGUAGES, onLanguage, setLanguage, startLanguage, t, type Language, type MessageKey } from '../i18n/i18n.ts';
+import { AppProvider, useApi, useSession } from './app-context.tsx';
+import { registerWorker, UpdateNotice } from './app-update.tsx';
 import { ErrorNotice, Field } from './components.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
 import { useAction } from './use-action.ts';
 
 /**
- * Starts an app in its language (the one this browser last showed, else the browser's) and renders it
+ * Starts the rider or the driver app (its session kept under `storageKey`, `name` its name in the
+ * error message) in its language, the one this browser last showed, else the browser's, and renders it
  * anew whenever the language changes: every text, number and date is then in the new one at once.
- * `app` makes the tree; state that must outlive a change (the API client, the session) lives outside it.
+ * State that must outlive a change (the API client, the session) lives outside the tree.
  */
-export async function renderLocalized(app: () => VNode, root: HTMLElement): Promise<void> {
+export async function startLocalizedApp(storageKey: string, name: MessageKey, App: ComponentType): Promise<void> {
+  const settings = await loadSettings();
+  const api = createApi(storageKey);
   await startLanguage();
-  render(<Localized app={app} />, root);
+  const app = () => (
+    <ErrorBoundary app={t(name)}>
+      <AppProvider api={api} settings={settings}>
+        <UpdateNotice />
+        <App />
+      </AppProvider>
+    </ErrorBoundary>
+  );
+  render(<Localized app={app} />, document.getElementById('app')!);
+  registerWorker();
 }
 
 function Localized({ app }: { app: () => VNode }) {
