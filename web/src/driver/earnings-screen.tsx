@@ -2,16 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import type { EarningDay, EarningRide, Earnings } from '../api/types.ts';
 import { ErrorNotice, Facts } from '../ui/components.tsx';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
-import { money, timeOf } from '../ui/format.ts';
+import { dayOf, money, timeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
 import type { VNode } from 'preact';
-import { locale, rich, t } from '../i18n/i18n.ts';
+import { rich, t } from '../i18n/i18n.ts';
 
 // The driver's earnings as the service reckons them (GET /drivers/me/earnings): today's and this
 // week's, each ride with its fare and the driver's part of it, days in the service's time zone.
-
-const dayName = (date: string) => new Intl.DateTimeFormat(locale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 /** Fares, the platform's fee, tolls and penalties behind a driver's net. */
 function Breakdown({ sums }: { sums: Omit<EarningDay, 'date'> }) {
@@ -67,7 +65,7 @@ export function EarningsScreen() {
             {money(earnings.totals.netInInr)}
           </p>
           <p class="muted flush">
-            {t('earnings.since', { count: earnings.totals.rides, day: dayName(earnings.from) })}
+            {t('earnings.since', { count: earnings.totals.rides, day: dayOf(earnings.from) })}
           </p>
           <Breakdown sums={earnings.totals} />
         </div>
@@ -75,7 +73,7 @@ export function EarningsScreen() {
       {daysWithRides.map((day) => (
         <div class="card stack" key={day.date} data-day={day.date}>
           <h3 class="flush">
-            {day.date === earnings!.today ? t('earnings.today') : dayName(day.date)} · {money(day.netInInr)}
+            {day.date === earnings!.today ? t('earnings.today') : dayOf(day.date)} · {money(day.netInInr)}
           </h3>
           <ul class="flush">
             {earnings!.rides.filter((ride) => ride.date === day.date).map((ride) => (

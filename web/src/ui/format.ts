@@ -8,6 +8,7 @@ interface Formats {
   clock: Intl.DateTimeFormat;
   clockWithSeconds: Intl.DateTimeFormat;
   dayAndTime: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
 }
 
 const made = new Map<string, Formats>();
@@ -21,6 +22,7 @@ function formats(): Formats {
       clock: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit' }),
       clockWithSeconds: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
       dayAndTime: new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+      day: new Intl.DateTimeFormat(tag, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }),
     };
     made.set(tag, found);
   }
@@ -36,6 +38,9 @@ export const timeOf = (iso: string): string => formats().clock.format(new Date(i
 export const secondsOf = (iso: string): string => formats().clockWithSeconds.format(new Date(iso));
 
 export const dateTimeOf = (iso: string): string => formats().dayAndTime.format(new Date(iso));
+
+/** Mon, 3 Nov: a calendar day as the API gives it (2026-11-03), whatever the browser's time zone. */
+export const dayOf = (date: string): string => formats().day.format(new Date(`${date}T00:00:00Z`));
 
 export const minutes = (value: number): string => t('format.minutes', { value });
 
