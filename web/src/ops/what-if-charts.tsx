@@ -69,16 +69,7 @@ export function HourChart({ figure, hours }: { figure: keyof Figures; hours: Wha
         <summary>{label}: the table</summary>
         <table class="figures">
           <caption class="visually-hidden">{label} hour by hour</caption>
-          <thead>
-            <tr>
-              <th scope="col">Hour</th>
-              {Object.values(COLUMNS).map((name) => (
-                <th key={name} scope="col">
-                  {name}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads first="Hour" />
           <tbody>
             {hours.map((hour) => (
               <tr key={hour.hour}>
@@ -92,6 +83,22 @@ export function HourChart({ figure, hours }: { figure: keyof Figures; hours: Wha
         </table>
       </details>
     </figure>
+  );
+}
+
+/** A figures table's header: its first column's name, then the three columns. */
+export function ColumnHeads({ first }: { first: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{first}</th>
+        {Object.values(COLUMNS).map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 

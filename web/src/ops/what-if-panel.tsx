@@ -4,7 +4,7 @@ import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
-import { CHARTED, COLUMNS, FIGURES, HourChart, Legend, shown, type Column, type Figures } from './what-if-charts.tsx';
+import { CHARTED, ColumnHeads, COLUMNS, FIGURES, HourChart, Legend, shown, type Column, type Figures } from './what-if-charts.tsx';
 
 // The console's what-if panel (decisions.md "What-if replay"): a period (the last 7 days unless
 // changed) replayed as it ran and with the pricing as edited and/or other dispatch settings, then the
@@ -136,16 +136,7 @@ function Results({ job, totals }: { job: WhatIfJob; totals: NonNullable<WhatIfJo
       </Notice>
       <table class="figures">
         <caption>The period in all</caption>
-        <thead>
-          <tr>
-            <th scope="col">Figure</th>
-            {Object.values(COLUMNS).map((name) => (
-              <th key={name} scope="col">
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeads first="Figure" />
         <tbody>
           {(Object.keys(FIGURES) as Array<keyof Figures>).map((figure) => (
             <tr key={figure} data-figure={figure}>
