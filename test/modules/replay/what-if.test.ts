@@ -7,12 +7,26 @@ import { FIRST_RULES } from '../../../src/modules/pricing/pricing.model.ts';
 import { SUPPLY_SAMPLE_MS } from '../../../src/modules/replay/supply-samples.ts';
 import { apiOf } from '../../helpers/api.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { driverAt, near, offerOf, PICKUP } from '../../helpers/dispatch.ts';
+import { driverAt, eventually, near, offerOf, PICKUP } from '../../helpers/dispatch.ts';
 import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { assertOk, bookRide } from '../../helpers/rides.ts';
 
 // decisions.md "What-if replay": POST /admin/what-if replays a period in a worker, as it ran and with a
 // candidate; GET /admin/what-if/{id} gives progress, then the three columns in all and hour by hour.
+
+/** Waits for the period's slots to have their samples (the test apps' instances try every 20 ms). */
+const samplesTaken = (t: TestApp, admin: TestUser, from: string, to: string) =>
+  eventually(async () => ((await apiOf(t, admin).call(routes.admin.supply, { query: { from, to } })).samples.length >= 2 ? true : undefined), 'samples taken', 10_000);
+
+/** Waits for a replay to end, and requires it to have finished rather than failed. */
+async function finishedReplay(t: TestApp, admin: TestUser, id: string): Promise<WhatIfJob> {
+  const job = await eventually(async () => {
+    const polled = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id } });
+    return polled.status === 'running' ? undefined : polled;
+  }, `replay ${id} to end`, 60_000);
+  assert.equal(job.status, 'done', job.error ?? '');
+  return job;
+}
 
 describe('what-if replays', () => {
   let t: TestApp;
@@ -36,22 +50,11 @@ describe('what-if replays', () => {
     assertOk(await call(t.app, 'POST', `/rides/cancel/${cancelled.id}`, { token: other.token }));
     t.clock.advance(SUPPLY_SAMPLE_MS);
     to = new Date(t.clock.now() + 60_000).toISOString();
-    // The samples the period's slots took (instances try every 20 ms).
-    for (const deadline = Date.now() + 10_000; (await apiOf(t, admin).call(routes.admin.supply, { query: { from, to } })).samples.length < 2; ) {
-      assert.ok(Date.now() < deadline, 'samples taken');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await samplesTaken(t, admin, from, to);
   });
   after(() => t.close());
 
-  const finished = async (id: string): Promise<WhatIfJob> => {
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const job = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id } });
-      if (job.status !== 'running') return job;
-      assert.ok(Date.now() < deadline, `replay ${id} still running at ${job.progress}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const finished = (id: string) => finishedReplay(t, admin, id);
 
   test('replays the period as it ran and with a candidate, in the background, and shows the three columns', async () => {
     const started = await apiOf(t, admin).send(routes.admin.whatIf, { body: { from, to, pricing: { ...FIRST_RULES, surgeCap: 1.5 }, dispatch: { mode: 'batched', batchMs: 1000 } } });
@@ -109,21 +112,11 @@ describe('what-if candidates', () => {
     }
     t.clock.advance(SUPPLY_SAMPLE_MS);
     to = new Date(t.clock.now() + 60_000).toISOString();
-    for (const deadline = Date.now() + 10_000; (await apiOf(t, admin).call(routes.admin.supply, { query: { from, to } })).samples.length < 2; ) {
-      assert.ok(Date.now() < deadline, 'samples taken');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await samplesTaken(t, admin, from, to);
   });
   after(() => t.close());
 
-  const finished = async (id: string): Promise<WhatIfJob> => {
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const job = await apiOf(t, admin).call(routes.admin.whatIfJob, { params: { id } });
-      if (job.status !== 'running') return assert.equal(job.status, 'done', job.error ?? ''), job;
-      assert.ok(Date.now() < deadline, `replay still running at ${job.progress}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const finished = (id: string) => finishedReplay(t, admin, id);
   const replay = async (body: Omit<WhatIfBody, 'from' | 'to'>): Promise<WhatIfJob> => {
     const started = await apiOf(t, admin).send(routes.admin.whatIf, { body: { from, to, ...body } });
     assert.equal(started.status, 202, JSON.stringify(started.body));
