@@ -156,6 +156,10 @@ describe('what-if candidates', () => {
     const [entry] = (await api.call(routes.admin.audit, { query: { targetType: 'pricing', targetId: String(version) } })).items;
     assert.deepEqual((entry.after as { whatIf: unknown }).whatIf, { id: job.id, from: job.from, to: job.to, candidatePricing: 'this version', candidateDispatch: job.inputs.candidateDispatch, totals: job.totals });
     assert.equal((await api.call(routes.admin.pricing)).current.version, version);
+    // The same replay cited by rules other than the ones it tried: the entry says so.
+    const other = await api.call(routes.admin.savePricing, { body: { ...capped, surgeCap: 1.2, whatIfId: job.id } });
+    const [otherEntry] = (await api.call(routes.admin.audit, { query: { targetType: 'pricing', targetId: String(other.version) } })).items;
+    assert.equal((otherEntry.after as { whatIf: { candidatePricing: string } }).whatIf.candidatePricing, 'other rules');
 
     const unknown = await api.send(routes.admin.savePricing, { body: { ...capped, whatIfId: randomUUID() } });
     assert.equal(unknown.status, 400);
@@ -165,7 +169,7 @@ describe('what-if candidates', () => {
     const running = await api.send(routes.admin.savePricing, { body: { ...capped, whatIfId: (started.body as WhatIfJob).id } });
     assert.equal(running.status, 400);
     assert.equal((running.body as { code: string }).code, 'WHAT_IF_NOT_DONE');
-    assert.equal((await api.call(routes.admin.pricing)).current.version, version, 'no version saved by a refused citation');
+    assert.equal((await api.call(routes.admin.pricing)).current.version, other.version, 'no version saved by a refused citation');
     await finished((started.body as WhatIfJob).id);
   });
 });
