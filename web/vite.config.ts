@@ -1,20 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { appManifests } from './manifests.ts';
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+import { writeCompressed } from './precompress.ts';
 
 /** Text files worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 
-/**
- * Writes a .br and a .gz beside every text file of the build, at the highest levels: the server
- * sends them as they are (no compression per request), so the slow, small settings cost nothing.
- */
+/** Writes a .br and a .gz beside every text file of the build (the server sends them as they are). */
 function precompress(): Plugin {
   return {
     name: 'precompress',
@@ -24,11 +17,7 @@ function precompress(): Plugin {
       await Promise.all(
         Object.keys(bundle)
           .filter((file) => COMPRESSIBLE.test(file))
-          .map(async (file) => {
-            const content = await readFile(join(dir, file));
-            await writeFile(join(dir, `${file}.br`), await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-            await writeFile(join(dir, `${file}.gz`), await gz(content, { level: 9 }));
-          }),
+          .map(async (file) => writeCompressed(join(dir, file), await readFile(join(dir, file)))),
       );
     },
   };

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type * as Vite from 'vite';
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+import { writeCompressed } from './precompress.ts';
 
 /** Files of the build the installed apps do not need: the share page (outside the worker's scope) and the compressed copies. */
 const LEFT_OUT = /(\.br|\.gz)$|^share\/|^assets\/share-|^sw\.js$/;
@@ -44,6 +40,5 @@ export async function buildWorker(vite: typeof Vite, dist: string): Promise<void
   // The build's version on the first line too: whoever looks at a worker (or a test) sees which build it keeps.
   const worker = Buffer.concat([Buffer.from(`// build ${version}\n`), await readFile(join(dist, 'sw.js'))]);
   await writeFile(join(dist, 'sw.js'), worker);
-  await writeFile(join(dist, 'sw.js.br'), await brotli(worker, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  await writeFile(join(dist, 'sw.js.gz'), await gz(worker, { level: 9 }));
+  await writeCompressed(join(dist, 'sw.js'), worker);
 }
