@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type * as Vite from 'vite';
+import { INSTALLABLE } from './manifests.ts';
 import { writeCompressed } from './precompress.ts';
 
 /** Files of the build the installed apps do not need: the share page (outside the worker's scope) and the compressed copies. */
 const LEFT_OUT = /(\.br|\.gz)$|^share\/|^assets\/share-|^sw\.js$/;
-/** Pages are kept under the address they are opened at. */
-const PAGE_ADDRESS: Record<string, string> = { 'index.html': '/app/', 'driver/index.html': '/app/driver', 'ops/index.html': '/app/ops' };
+/** Pages are kept under the address they are opened at (the installable apps' start addresses). */
+const PAGE_ADDRESS: Record<string, string> = Object.fromEntries(Object.values(INSTALLABLE).map((app) => [app.page, app.start]));
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
