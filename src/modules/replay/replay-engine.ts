@@ -11,7 +11,7 @@ import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import { acceptProbability, type AcceptanceModel, type CancellationModel } from './behaviour.ts';
 import { emptyHours, type HourFigures } from './replay-figures.ts';
 import { ReplayFleet } from './replay-fleet.ts';
-import { SUPPLY_SAMPLE_MS, unpackSample } from './supply-samples.ts';
+import { sampleSlotMs, unpackSample } from './supply-samples.ts';
 
 // A period run again through the service's own dispatch round (pairRides: the same candidates, ways
 // and pairing) and pricing (quoteFare under a pricing document, zoneSurge from the replay's own
@@ -84,11 +84,12 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
   const { batchMs, offerTtlMs, maxMs, mode } = settings.dispatch;
   const cancelEachRound = 1 - Math.exp(-inputs.behaviour.cancellation.perMinute * (batchMs / 60_000));
   const speed = settings.speed ?? 1;
+  const slotMs = sampleSlotMs(speed);
 
   for (let now = from; now < to; now += batchMs) {
     while (nextSample < inputs.samples.length && inputs.samples[nextSample].at <= now) {
       const sample = inputs.samples[nextSample++];
-      const sampleEnd = inputs.samples[nextSample]?.at ?? Math.min(to, sample.at + SUPPLY_SAMPLE_MS / speed);
+      const sampleEnd = inputs.samples[nextSample]?.at ?? Math.min(to, sample.at + slotMs);
       fleet.applySample(unpackSample(sample.packed), inputs.vehicles, now);
       hourOf(sample.at).onlineDriverMs += fleet.online * Math.max(0, sampleEnd - sample.at);
     }

@@ -74,7 +74,7 @@ export function emptyHours(from: number, to: number): HourFigures[] {
 }
 
 /** What happened, hour by hour, counted like a replay counts (drivers online from the same samples). */
-export function actualHours(from: number, to: number, requests: readonly ActualRequest[], online: ReadonlyArray<{ at: number; drivers: number }>, driverShare: number, sampleMs = 30_000): HourFigures[] {
+export function actualHours(from: number, to: number, requests: readonly ActualRequest[], online: ReadonlyArray<{ at: number; drivers: number }>, driverShare: number, sampleMs: number): HourFigures[] {
   const hours = emptyHours(from, to);
   const hourOf = (at: number) => hours[Math.min(hours.length - 1, Math.max(0, Math.floor((at - hours[0].hour) / 3_600_000)))];
   for (const request of requests) {

@@ -6,7 +6,7 @@ import type { DriversService } from '../drivers/drivers.service.ts';
 import type { RideDispatch } from '../rides/ride-dispatch.service.ts';
 import * as repository from './supply-samples.repository.ts';
 import { SUPPLY_PERIOD_MAX_DAYS, type SupplyHistory, type SupplyQuery } from './replay.schemas.ts';
-import { packSample, sampledDrivers, SUPPLY_SAMPLE_MS } from './supply-samples.ts';
+import { packSample, sampledDrivers, sampleSlotMs } from './supply-samples.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -32,12 +32,11 @@ export class SupplySampler {
   readonly #deps: SupplySamplerDependencies;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> = Promise.resolve();
-  /** A slot: 30 s of the city's time, so a simulated city is sampled as often as a real one lives. */
   readonly #slotMs: number;
 
   constructor(deps: SupplySamplerDependencies) {
     this.#deps = deps;
-    this.#slotMs = Math.max(1, Math.round(SUPPLY_SAMPLE_MS / (deps.simulationSpeed ?? 1)));
+    this.#slotMs = sampleSlotMs(deps.simulationSpeed);
   }
 
   /** Samples every `intervalMs` of real time (tests pass less and move the clock); the slot comes from the clock. */

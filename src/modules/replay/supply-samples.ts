@@ -4,6 +4,9 @@ import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 /** How often driver supply is sampled for replays (decisions.md "What-if replay": about every 30 s). */
 export const SUPPLY_SAMPLE_MS = 30_000;
 
+/** A slot of the clock: 30 s of the city's time, so a simulated city (SIMULATION_SPEED) is sampled as often as a real one lives. */
+export const sampleSlotMs = (speed = 1) => Math.max(1, Math.round(SUPPLY_SAMPLE_MS / speed));
+
 /** A driver in a sample: where they were and whether a ride held them. */
 export interface SampledDriver {
   driverId: number;

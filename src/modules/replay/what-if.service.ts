@@ -18,7 +18,7 @@ import type { ReplayInputs, ReplayRequest, ReplaySettings } from './replay-engin
 import { actualHours, periodFigures, type HourFigures } from './replay-figures.ts';
 import { SUPPLY_PERIOD_MAX_DAYS } from './replay.schemas.ts';
 import type { SupplySampler } from './supply-sampler.ts';
-import { driverIdsOf, SUPPLY_SAMPLE_MS } from './supply-samples.ts';
+import { driverIdsOf, sampleSlotMs } from './supply-samples.ts';
 import type { WhatIfBody, WhatIfDispatch, WhatIfJob } from './what-if.schemas.ts';
 import type { WhatIfMessage, WhatIfWork } from './what-if.worker.ts';
 
@@ -138,7 +138,7 @@ export class WhatIf {
       { ...common, dispatch: candidateDispatch, rules: body.pricing ?? asWasRules, pricingVersion: body.pricing ? 0 : asWasVersion },
     ];
     const etas = new Map(offers.filter((offer) => offer.accepted).map((offer) => [offer.rideId, offer.pickupEtaMinutes]));
-    const actual = actualHours(from, to, requests.map((r) => ({ ...r, pickupEtaMinutes: etas.get(r.id) ?? null })), samples.map((s) => ({ at: s.at, drivers: s.online })), asWasRules.driverShare, SUPPLY_SAMPLE_MS / speed);
+    const actual = actualHours(from, to, requests.map((r) => ({ ...r, pickupEtaMinutes: etas.get(r.id) ?? null })), samples.map((s) => ({ at: s.at, drivers: s.online })), asWasRules.driverShare, sampleSlotMs(speed));
     const view: WhatIfJob = {
       id,
       status: 'running',
