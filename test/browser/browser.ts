@@ -176,6 +176,13 @@ export async function phone(browser: Browser, options: BrowserContextOptions = {
   return context;
 }
 
+/** Waits until the apps' service worker is active and controls the page; answers the worker's scope. */
+export async function workerControls(page: Page): Promise<string> {
+  // (These functions run in the page: its globals, not Node's.)
+  await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller?.state === 'activated');
+  return page.evaluate(async () => (await (globalThis as any).navigator.serviceWorker.ready).scope as string);
+}
+
 const open = new Set<Screens>();
 
 /** Screenshots of every page as it is now (`<app>-last.png`): where a failed test stopped. */

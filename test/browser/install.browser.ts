@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { phone, serverAndBrowser } from './browser.ts';
+import { phone, serverAndBrowser, workerControls } from './browser.ts';
 
 // Each app is installable: its page links a manifest Chromium accepts (its own installability
 // check, through the DevTools protocol), with PNG icons of the sizes it names, and the apps' service
@@ -19,13 +18,6 @@ const APPS = [
 function pngSize(bytes: Buffer): string {
   assert.equal(bytes.subarray(1, 4).toString(), 'PNG', 'a PNG file');
   return `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
-}
-
-/** Waits until the apps' worker is active and controls the page. */
-async function controlled(page: Page): Promise<string> {
-  // (These functions run in the page: its globals, not Node's.)
-  await page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller?.state === 'activated');
-  return page.evaluate(async () => (await (globalThis as any).navigator.serviceWorker.ready).scope as string);
 }
 
 for (const app of APPS) {
@@ -60,7 +52,7 @@ for (const app of APPS) {
     const { errors, data } = await cdp.send('Page.getAppManifest');
     assert.deepEqual(errors, [], 'the manifest parses without errors');
     assert.ok(data?.includes(app.name));
-    assert.equal(await controlled(page), `${web.server.url}/app/`);
+    assert.equal(await workerControls(page), `${web.server.url}/app/`);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     // Playwright's contexts are incognito-like, where Chromium installs nothing: that one is the test's, not the app's.
     assert.deepEqual(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito'), [], 'Chromium would install the app');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eventually } from '../helpers/dispatch.ts';
 import { http } from '../helpers/server-process.ts';
-import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './browser.ts';
+import { accountOverHttp, logIn, phone, Screens, serverAndBrowser, workerControls } from './browser.ts';
 
 // The installed apps with the network gone (Chromium's offline emulation, once the service worker
 // controls the page): the shell comes from the worker's cache and the app shows the ride it last
@@ -18,7 +18,6 @@ const NEAR_MG_ROAD = { lat: 12.9806, lon: 77.6066 };
 const TRIP = { pickupLat: 12.9756, pickupLon: 77.6067, dropLat: 12.9352, dropLon: 77.6245, pickupLocation: 'MG Road Metro', dropLocation: 'Koramangala Forum Mall' };
 
 // (These functions run in the page: its globals, not Node's.)
-const controlled = (page: Page) => page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller?.state === 'activated');
 const cacheNames = (page: Page) => page.evaluate(() => (globalThis as any).caches.keys() as Promise<string[]>);
 
 test("with the network cut, the rider and driver apps still open on the ride, the rider's code and the driver's last position", async () => {
@@ -38,7 +37,7 @@ test("with the network cut, the rider and driver apps still open on the ride, th
   const code = (await rider.page.getByTestId('start-code').textContent())?.trim();
   assert.match(code ?? '', /^\d{4,6}$/);
   await rider.page.locator('.pin-driver').waitFor();
-  await controlled(rider.page);
+  await workerControls(rider.page);
   await rider.check('online');
 
   await riderContext.setOffline(true);
@@ -57,7 +56,7 @@ test("with the network cut, the rider and driver apps still open on the ride, th
   const driver = new Screens(await driverContext.newPage(), 'driver-offline');
   await logIn(driver, `${web.server.url}/app/driver`, driverAccount);
   await driver.page.getByText('Pick up Meera Offline').first().waitFor();
-  await controlled(driver.page);
+  await workerControls(driver.page);
   await driverContext.setOffline(true);
   assert.ok((await driver.page.reload())?.fromServiceWorker(), 'the page came from the service worker');
   await driver.page.getByText('You are offline.').waitFor();
@@ -132,7 +131,7 @@ test("a new build's worker waits while a page is open; the page goes on working 
   const rider = new Screens(await context.newPage(), 'rider-update');
   await rider.page.goto(`${site.url}/app/`);
   await rider.page.getByRole('heading', { name: 'Log in' }).waitFor();
-  await controlled(rider.page);
+  await workerControls(rider.page);
   const [first] = await cacheNames(rider.page);
   assert.ok(first?.startsWith('ride-hailing-shell-'));
 
