@@ -48,7 +48,7 @@ export function LiveScreen() {
         <span class="muted">{overview ? `Updated ${secondsOf(overview.generatedAt)}, every ${REFRESH_MS / 1000} s` : 'Loading…'}</span>
       </div>
       <ErrorNotice message={poll.error || readDrivers.error} />
-      {overview && <Figures overview={overview} />}
+      <Figures overview={overview} />
       <LiveMap drivers={drivers} requests={open} zones={zones?.zones ?? NOTHING_YET} onView={setView} />
       <LiveMapLegend />
       <p class="flush" data-testid="map-summary">
@@ -89,45 +89,51 @@ export function LiveScreen() {
   );
 }
 
-function Figures({ overview }: { overview: Overview }) {
-  const { ridesToday, drivers, lastHour, payments } = overview;
-  const booked = Object.values(ridesToday).reduce((sum, count) => sum + count, 0);
-  const figures: Array<[string, string]> = [
-    ['Open requests', String(overview.openRequests)],
-    ['Booked ahead', `${overview.bookedAhead.waiting} (${overview.bookedAhead.taken} taken)`],
-    ['Drivers online', String(drivers.online)],
-    ['Available', String(drivers.available)],
-    ['On a ride', String(drivers.busy)],
-    ['Booked today', String(booked)],
-    ['Cancelled today', overview.cancellationRate === null ? '—' : `${Math.round(overview.cancellationRate * 1000) / 10}%`],
-    ['Completed fares today', money(overview.completedFaresInr)],
-    ['Paid online today', `${money(payments.amountInInr)} (${payments.received})`],
-    ['Accept delay, last hour', lastHour.meanAcceptDelaySeconds === null ? '—' : `${lastHour.meanAcceptDelaySeconds} s`],
-    ['Pickup wait, last hour', lastHour.meanPickupMinutes === null ? '—' : `${lastHour.meanPickupMinutes} min`],
-  ];
+/** Today's figures, each label with how to read its value from the overview. */
+const FIGURES: Array<[string, (overview: Overview) => string]> = [
+  ['Open requests', (overview) => String(overview.openRequests)],
+  ['Booked ahead', (overview) => `${overview.bookedAhead.waiting} (${overview.bookedAhead.taken} taken)`],
+  ['Drivers online', (overview) => String(overview.drivers.online)],
+  ['Available', (overview) => String(overview.drivers.available)],
+  ['On a ride', (overview) => String(overview.drivers.busy)],
+  ['Booked today', (overview) => String(Object.values(overview.ridesToday).reduce((sum, count) => sum + count, 0))],
+  ['Cancelled today', (overview) => (overview.cancellationRate === null ? '—' : `${Math.round(overview.cancellationRate * 1000) / 10}%`)],
+  ['Completed fares today', (overview) => money(overview.completedFaresInr)],
+  ['Paid online today', (overview) => `${money(overview.payments.amountInInr)} (${overview.payments.received})`],
+  ['Accept delay, last hour', (overview) => (overview.lastHour.meanAcceptDelaySeconds === null ? '—' : `${overview.lastHour.meanAcceptDelaySeconds} s`)],
+  ['Pickup wait, last hour', (overview) => (overview.lastHour.meanPickupMinutes === null ? '—' : `${overview.lastHour.meanPickupMinutes} min`)],
+];
+
+/**
+ * The figures. Before the first overview arrives their labels stand with "…" for each value, taking
+ * the room the figures will take, so the map under them does not jump down when they come (the
+ * console's first screen would otherwise shift by a whole screen's height: Lighthouse's layout shift).
+ */
+function Figures({ overview }: { overview: Overview | null }) {
+  const value = (read: (overview: Overview) => string | number) => (overview ? read(overview) : '…');
   return (
     <div class="stack">
       <dl class="figures">
-        {figures.map(([label, value]) => (
+        {FIGURES.map(([label, read]) => (
           <div key={label} class="figure">
             <dt>{label}</dt>
-            <dd>{value}</dd>
+            <dd>{value(read)}</dd>
           </div>
         ))}
       </dl>
       <p class="muted flush" data-testid="available-by-vehicle">
         Available by vehicle:{' '}
         {keysOf(RIDE_TYPE_LABELS)
-          .map((type) => `${RIDE_TYPE_LABELS[type].toLowerCase()} ${drivers.availableByVehicle[type]}`)
+          .map((type) => `${RIDE_TYPE_LABELS[type].toLowerCase()} ${value((overview) => overview.drivers.availableByVehicle[type])}`)
           .join(' · ')}
       </p>
-      {overview.simulationSpeed > 1 && (
+      {overview && overview.simulationSpeed > 1 && (
         <p class="muted flush">A simulated city at {overview.simulationSpeed}× speed: the last hour and its waits are in its time.</p>
       )}
       <p class="muted flush">
         Today's rides by status now:{' '}
         {keysOf(STATUS_LABELS)
-          .map((status) => `${STATUS_LABELS[status].toLowerCase()} ${ridesToday[status]}`)
+          .map((status) => `${STATUS_LABELS[status].toLowerCase()} ${value((overview) => overview.ridesToday[status])}`)
           .join(' · ')}
       </p>
     </div>
