@@ -69,9 +69,10 @@ export function scaledSchedule(speed: number): Record<'SCHEDULE_MIN_LEAD_MINUTES
  * payment provider stand-in (`npm run dev:provider`) in a process beside it. Nothing of the
  * caller's environment reaches the service (no DATABASE_URL, REDIS_URL or provider keys): it is
  * the embedded mode a newcomer gets from `npm start`. Rate limits are off, since the whole
- * simulated city calls from one address. `stop()` ends both and deletes the folder.
+ * simulated city calls from one address. `env` adds settings of the caller's choosing (the Lighthouse
+ * run's local map tiles). `stop()` ends both and deletes the folder.
  */
-export async function startEmbedded(options: { dispatchMode: DispatchMode; speed: number }): Promise<EmbeddedService> {
+export async function startEmbedded(options: { dispatchMode: DispatchMode; speed: number; env?: Record<string, string> }): Promise<EmbeddedService> {
   const folder = mkdtempSync(join(tmpdir(), 'ride-hailing-simulator-'));
   const logFile = join(folder, 'service.log');
   const log = openSync(logFile, 'a');
@@ -126,6 +127,7 @@ export async function startEmbedded(options: { dispatchMode: DispatchMode; speed
       ...provider,
       ...dispatch,
       ...scaledSchedule(options.speed),
+      ...options.env,
     };
     const admin = { email: 'operator@simulator.invalid', password: randomBytes(12).toString('base64url') };
     const made = spawn(process.execPath, [CREATE_ADMIN, '--email', admin.email, '--name', 'Simulator operator'], { env: { ...env, ADMIN_PASSWORD: admin.password }, stdio: ['ignore', log, log] });
