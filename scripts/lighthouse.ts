@@ -1,4 +1,4 @@
-// npm run lighthouse [-- --runs=3]
+// npm run lighthouse [-- --runs=3]   (the npm script builds the apps first)
 //
 // Lighthouse (performance, accessibility, best practices; its default mobile emulation and simulated
 // throttling) on each app's sign-in page and on the screen its user lands on once signed in: the
