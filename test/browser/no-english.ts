@@ -7,11 +7,13 @@ import { KNOWN_PLACES } from '../../web/src/map/places.ts';
 // English message has Latin letters and a Hindi or Kannada one has none, so a word in Latin letters
 // that remains once the allowed ones are taken out is English that was not translated. Allowed:
 // proper nouns (the city's places, people's names, plates), e-mail addresses, what a command line
-// shows (<code>), the endonym "English" of the language picker, Intl's own am/pm, and `extra`.
+// shows (<code>), text the page marks as in another language (lang="en": the service's own words, such
+// as a compliance rule's finding), the endonym "English" of the language picker, Intl's own am/pm, and
+// `extra`.
 
 const ALWAYS = ['SOS', 'Leaflet', 'English', 'am', 'pm', 'AM', 'PM', ...KNOWN_PLACES.map((place) => place.name)];
 
-/** The visible text and accessible names of the page, each code element's text taken out. */
+/** The visible text and accessible names of the page, each code element's and other language's text taken out. */
 async function shownText(page: Page): Promise<string> {
   const { text, codes, names } = await page.evaluate(() => {
     const document = (globalThis as any).document;
@@ -22,7 +24,9 @@ async function shownText(page: Page): Promise<string> {
         if (value) names.push(value);
       }
     }
-    return { text: document.body.innerText as string, codes: [...document.querySelectorAll('code')].map((code: any) => code.innerText as string), names };
+    const own = document.documentElement.lang as string;
+    const apart = [...document.querySelectorAll('code, body [lang]')].filter((element: any) => element.tagName === 'CODE' || element.lang !== own);
+    return { text: document.body.innerText as string, codes: apart.map((element: any) => element.innerText as string), names };
   });
   let all = [text, ...names].join('\n');
   for (const code of codes) all = all.split(code).join(' ');

@@ -203,7 +203,7 @@ test('an operator follows the service live, approves a driver, blocks a user, ch
   await cancelling.getByLabel('Reason').fill('No driver nearby; refunded');
   await cancelling.getByRole('button', { name: 'Cancel the ride' }).click();
   await page.getByText(`Ride ${ride.id} cancelled.`).waitFor();
-  await timeline.getByText(`Cancelled by the admin (operator ${operator.id}) (“No driver nearby; refunded”), no fee`).waitFor();
+  await timeline.getByText(`Cancelled by the operator (operator ${operator.id}) (“No driver nearby; refunded”), no fee`).waitFor();
   await ops.check('ride');
 
   // Complaints: the rider's complaint is resolved.

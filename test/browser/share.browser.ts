@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eventually } from '../helpers/dispatch.ts';
 import { http } from '../helpers/server-process.ts';
+import { messages as kn } from '../../web/src/i18n/kn.ts';
 import { accountOverHttp, logIn, phone, Screens, serverAndBrowser } from './browser.ts';
+import { assertNoEnglish } from './no-english.ts';
 
 // A rider shares a ride under way from the rider app; the link opens a page of its own on a phone,
 // without an account, showing the driver and the vehicle, and says so once the rider stops sharing.
+// On a phone set to Kannada the page is in Kannada (issue 33), whatever the rider app of that
+// browser remembers.
 
 const web = serverAndBrowser();
 const NEAR_MG_ROAD = { lat: 12.9806, lon: 77.6066 };
@@ -34,6 +38,19 @@ test("a rider's sharing link opens a phone-sized page with the driver and the ve
   await family.page.getByText('KA05SH1234, Tata Tiago').waitFor();
   assert.equal(await family.page.getByText('Meera').count(), 0, "the rider's name is not on the page");
   await family.check('on-the-way');
+
+  const grandmother = new Screens(await (await phone(web.browser, { locale: 'kn-IN' })).newPage(), 'share-page-kn');
+  const g = grandmother.page;
+  // This browser's rider app was last shown in Hindi: the share page still follows the browser, and leaves that alone.
+  await g.goto(`${web.server.url}/app/`);
+  await g.evaluate(() => (globalThis as any).localStorage.setItem('ride-hailing.language', 'hi'));
+  await g.goto(url);
+  await g.getByRole('heading', { name: kn['sharePage.title'] }).waitFor();
+  await g.getByText(/^Kiran ಪಿಕಪ್ ಕಡೆಗೆ ಬರುತ್ತಿದ್ದಾರೆ — ಸುಮಾರು \d+ ನಿಮಿಷ$/).waitFor();
+  assert.equal(await g.evaluate(() => (globalThis as any).document.documentElement.lang as string), 'kn');
+  await grandmother.check('on-the-way');
+  await assertNoEnglish(g, 'share page in Kannada', ['Kiran', 'KA05SH1234', 'Tata', 'Tiago']);
+  assert.equal(await g.evaluate(() => (globalThis as any).localStorage.getItem('ride-hailing.language') as string | null), 'hi');
 
   await rider.page.getByRole('button', { name: 'Stop sharing' }).click();
   await rider.page.getByRole('button', { name: 'Share trip' }).waitFor();

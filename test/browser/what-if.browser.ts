@@ -31,8 +31,8 @@ test('an operator tries a surge cap of 1 on the last week, sees the three column
   const cell = (figure: string, column: string) => totals.locator(`[data-figure="${figure}"] [data-column="${column}"]`).textContent();
   assert.deepEqual([await cell('requests', 'actual'), await cell('requests', 'asWas'), await cell('requests', 'candidate')], ['4', '4', '4']);
   assert.deepEqual(await totals.getByRole('columnheader').allTextContents(), ['Figure', 'Actual', 'Replayed as was', 'Candidate']);
-  assert.notEqual(await cell('surgedShare', 'asWas'), '0 %', 'as was, riders waiting with no driver free were quoted a surge');
-  assert.equal(await cell('surgedShare', 'candidate'), '0 %', 'a cap of 1: no surge');
+  assert.notEqual(await cell('surgedShare', 'asWas'), '0%', 'as was, riders waiting with no driver free were quoted a surge');
+  assert.equal(await cell('surgedShare', 'candidate'), '0%', 'a cap of 1: no surge');
   for (const chart of ['Share matched', 'Pickup ETA, median', 'Mean fare', 'Share surged', 'Driver earnings per online hour', 'Cancellations']) {
     const figure = panel.getByRole('figure', { name: new RegExp(`^${chart} hour by hour`) });
     assert.equal(await figure.locator('path[data-series]').count(), 3, `${chart}: three lines`);

@@ -3,11 +3,20 @@ import { describe, test } from 'node:test';
 import { en } from '../../web/src/i18n/en.ts';
 import { messages as hi } from '../../web/src/i18n/hi.ts';
 import { messages as kn } from '../../web/src/i18n/kn.ts';
+import { opsEn } from '../../web/src/i18n/ops-en.ts';
+import { messages as opsHi } from '../../web/src/i18n/ops-hi.ts';
+import { messages as opsKn } from '../../web/src/i18n/ops-kn.ts';
 import { checkCatalogues } from '../helpers/catalogues.ts';
 
 describe("the apps' message catalogues", () => {
   test('Hindi and Kannada have every English key, no other, with the same placeholders', () => {
     checkCatalogues('web/src/i18n', en, { hi, kn });
+  });
+
+  test("the operator console's own catalogue too, and none of its keys is also a shared one", () => {
+    checkCatalogues('web/src/i18n/ops', opsEn, { hi: opsHi, kn: opsKn });
+    assert.deepEqual(Object.keys(opsEn).filter((key) => key in en), [], 'a key in both would be two texts for one name');
+    assert.deepEqual(Object.keys(opsEn).filter((key) => !key.startsWith('ops.')), [], "the console's keys all start with ops.");
   });
 
   test('the check itself finds a missing key, an extra one and a changed placeholder', () => {

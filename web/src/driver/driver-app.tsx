@@ -63,7 +63,7 @@ function SignedIn() {
         </div>
       )}
       {route === '/profile' && <PhoneVerification />}
-      {route === '/profile' && <PushToggle what="ride offers and cancellations" />}
+      {route === '/profile' && <PushToggle what={t('push.driverWhat')} />}
       {route === '/profile' && <DocumentsScreen />}
       {route === '/earnings' && <EarningsScreen />}
       {route === '/upcoming' && <UpcomingScreen />}

@@ -148,6 +148,13 @@ export const en = {
   'phone.codeSentTo': 'Code sent to {phone}',
   'phone.codeHint': 'Six digits, valid 10 minutes.',
   'phone.verify': 'Verify',
+  'push.title': 'Notifications',
+  'push.on': 'On: {what} reach this device while the app is closed.',
+  'push.off': 'Get {what} on this device while the app is closed.',
+  'push.turnOn': 'Notify me when the app is closed',
+  'push.notInstalled': 'This browser has not installed the app yet; reload the page and try again.',
+  'push.riderWhat': 'ride changes (a driver found, arriving, the trip started and ended, a cancellation)',
+  'push.driverWhat': 'ride offers and cancellations',
 
   // Rider app
   'rider.app': 'the rider app',
@@ -409,6 +416,25 @@ export const en = {
   'documents.validThroughLabel': 'Valid through',
   'documents.registeredOn': 'First registered on',
   'documents.uploadButton': 'Upload',
+
+  // The share page (/share/<token>): family and friends following a ride, in their browser's language
+  'sharePage.app': 'the shared trip',
+  'sharePage.title': 'Shared trip',
+  'sharePage.theDriver': 'The driver',
+  'sharePage.coming': '{driver} is on the way to the pickup',
+  'sharePage.comingIn': '{driver} is on the way to the pickup — about {minutes}',
+  'sharePage.onTrip': 'On the trip with {driver}',
+  'sharePage.onTripFor': 'On the trip with {driver} — about {minutes} to the drop-off',
+  'sharePage.ended': 'The trip has ended: arrived',
+  'sharePage.cancelled': 'The trip was cancelled',
+  'sharePage.waiting': 'Waiting for a driver',
+  'sharePage.linkEnded': 'This link has ended: the trip finished more than 30 minutes ago, or the rider stopped sharing it.',
+  'sharePage.loading': 'Loading the trip…',
+  'sharePage.driver': 'Driver',
+  'sharePage.vehicle': 'Vehicle',
+  'sharePage.positionAt': 'Position at',
+  'sharePage.refreshFailed': 'Could not refresh: {error}',
+  'sharePage.mapLabel': 'Where the driver is',
 } as const;
 
 export type MessageKey = keyof typeof en;

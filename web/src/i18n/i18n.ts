@@ -1,14 +1,24 @@
 import { IntlMessageFormat } from 'intl-messageformat';
-import { en, type MessageKey, type Messages } from './en.ts';
+import { en } from './en.ts';
+import type { OpsMessageKey } from './ops-en.ts';
 
 // Every text the apps show goes through t(): one catalogue per language (en.ts, hi.ts, kn.ts), ICU
 // messages ({count, plural, one {…} other {…}}) formatted by intl-messageformat in the chosen locale.
 // English is bundled; the others are loaded the first time they are chosen (their own chunks), so
-// an English first load carries no other language. docs/web-apps.md "Languages".
+// an English first load carries no other language. An app with many texts of its own (the console,
+// ops-en.ts) adds its catalogue at start: the other apps never download it. docs/web-apps.md "Languages".
 
 export const LANGUAGES = ['en', 'hi', 'kn'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export type { MessageKey };
+/** A key of the shared catalogue (en.ts) or of an app's own (ops-en.ts); only the app that added a catalogue uses its keys. */
+export type MessageKey = keyof typeof en | OpsMessageKey;
+type Texts = Readonly<Record<string, string>>;
+
+/** An app's own catalogue: its English texts, and how each other language of it loads. */
+export interface Catalogue {
+  en: Texts;
+  load: Record<Exclude<Language, 'en'>, () => Promise<{ messages: Texts }>>;
+}
 
 /** Each language by its own name, as a picker lists them (never translated). */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', hi: 'हिन्दी', kn: 'ಕನ್ನಡ' };
@@ -16,16 +26,15 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', hi: '�
 /** The locale for Intl (numbers, money, dates): the language as written in India. */
 export const LOCALES: Record<Language, string> = { en: 'en-IN', hi: 'hi-IN', kn: 'kn-IN' };
 
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ messages: Messages }>> = {
-  hi: () => import('./hi.ts'),
-  kn: () => import('./kn.ts'),
-};
+const catalogues: Catalogue[] = [{ en, load: { hi: () => import('./hi.ts'), kn: () => import('./kn.ts') } }];
 
 /** The last language this browser showed, so a reload starts in it before the user's settings arrive. */
 const STORED = 'ride-hailing.language';
 
 let current: Language = 'en';
-let messages: Messages = en;
+/** The catalogues' texts in the current language, and the objects they came from (to tell a real change). */
+let parts: Texts[] = [en];
+let messages: Texts = en;
 let compiled = new Map<MessageKey, IntlMessageFormat>();
 const listeners = new Set<(language: Language) => void>();
 
@@ -55,22 +64,29 @@ function formatOf(key: MessageKey): IntlMessageFormat {
   return format;
 }
 
+/** Adds an app's own catalogue at its start, before its language is set (startLanguage). */
+export function addCatalogue(catalogue: Catalogue): void {
+  catalogues.push(catalogue);
+}
+
 /**
- * Shows the app in `next` (its catalogue loaded first, so nothing renders half-translated); `<html lang>`
+ * Shows the app in `next` (its catalogues loaded first, so nothing renders half-translated); `<html lang>`
  * follows, and the browser remembers it for the next start. `remember: false` for the browser's own
- * language, which is found again anyway.
+ * language, which is found again anyway; `null` leaves what this browser remembers alone (the share
+ * page, which has no user of its own, must not change the rider app's language).
  */
-export async function setLanguage(next: Language, { remember = true } = {}): Promise<void> {
-  const loaded = next === 'en' ? en : (await LOADERS[next]()).messages;
+export async function setLanguage(next: Language, { remember = true }: { remember?: boolean | null } = {}): Promise<void> {
+  const loaded = await Promise.all(catalogues.map(async (catalogue) => (next === 'en' ? catalogue.en : (await catalogue.load[next]()).messages)));
   try {
-    if (remember) localStorage.setItem(STORED, next);
-    else localStorage.removeItem(STORED);
+    if (remember === true) localStorage.setItem(STORED, next);
+    else if (remember === false) localStorage.removeItem(STORED);
   } catch {
     // Storage may be off (a private window): the language still applies now.
   }
-  if (next === current && loaded === messages) return;
+  if (next === current && loaded.length === parts.length && loaded.every((part, i) => part === parts[i])) return;
   current = next;
-  messages = loaded;
+  parts = loaded;
+  messages = loaded.reduce((all, part) => ({ ...all, ...part }), {});
   compiled = new Map();
   document.documentElement.lang = next;
   for (const listener of listeners) listener(next);

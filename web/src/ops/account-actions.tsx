@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Account } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { ROLE_LABELS } from './ops-labels.ts';
 import { useApi } from '../ui/app-context.tsx';
@@ -16,46 +17,50 @@ interface Props {
 export function AccountActions({ account, onChanged }: Props) {
   const api = useApi();
   const [asking, setAsking] = useState<Asking>(null);
-  const who = `${account.name} (${ROLE_LABELS[account.role].toLowerCase()} ${account.id}, ${account.email})`;
+  const who = t('ops.account.who', { name: account.name, role: ROLE_LABELS[account.role].toLowerCase(), id: account.id, email: account.email });
   if (account.status === 'deleted') return null;
   return (
     <div class="row">
       {account.status === 'active' ? (
-        <button type="button" class="secondary" aria-label={`Block ${account.name}`} onClick={() => setAsking('block')}>
-          Block
+        <button type="button" class="secondary" aria-label={t('ops.account.blockName', { name: account.name })} onClick={() => setAsking('block')}>
+          {t('ops.account.block')}
         </button>
       ) : (
-        <button type="button" class="secondary" aria-label={`Unblock ${account.name}`} onClick={() => setAsking('unblock')}>
-          Unblock
+        <button type="button" class="secondary" aria-label={t('ops.account.unblockName', { name: account.name })} onClick={() => setAsking('unblock')}>
+          {t('ops.account.unblock')}
         </button>
       )}
-      <button type="button" class="danger" aria-label={`Erase ${account.name}`} onClick={() => setAsking('erase')}>
-        Erase
+      <button type="button" class="danger" aria-label={t('ops.account.eraseName', { name: account.name })} onClick={() => setAsking('erase')}>
+        {t('ops.account.erase')}
       </button>
       {asking === 'block' && (
         <ConfirmDialog
-          title="Block this account?"
-          confirmLabel="Block"
-          reasonLabel="Reason"
-          reasonHint="Kept in the audit trail for other operators; not shown to the person."
+          title={t('ops.account.blockTitle')}
+          confirmLabel={t('ops.account.block')}
+          reasonLabel={t('ops.reason')}
+          reasonHint={t('ops.account.blockHint')}
           danger
           onConfirm={async (reason) => onChanged(await api.admin.block(account.id, { reason }))}
           onClose={() => setAsking(null)}
         >
-          <p class="flush">{who} can no longer log in, and every session they have ends within a second.</p>
+          <p class="flush">{t('ops.account.blockWhat', { who })}</p>
         </ConfirmDialog>
       )}
       {asking === 'unblock' && (
-        <ConfirmDialog title="Unblock this account?" confirmLabel="Unblock" onConfirm={async () => onChanged(await api.admin.unblock(account.id))} onClose={() => setAsking(null)}>
-          <p class="flush">{who} can log in again.</p>
+        <ConfirmDialog
+          title={t('ops.account.unblockTitle')}
+          confirmLabel={t('ops.account.unblock')}
+          onConfirm={async () => onChanged(await api.admin.unblock(account.id))} onClose={() => setAsking(null)}>
+          <p class="flush">{t('ops.account.unblockWhat', { who })}</p>
         </ConfirmDialog>
       )}
       {asking === 'erase' && (
-        <ConfirmDialog title="Erase this account?" confirmLabel="Erase for good" danger onConfirm={async () => onChanged(await api.admin.erase(account.id))} onClose={() => setAsking(null)}>
-          <p class="flush">
-            {who}: name, e-mail and everything they wrote are erased and their sessions end. Rides and payments stay for the accounts, without their name. This
-            cannot be undone.
-          </p>
+        <ConfirmDialog
+          title={t('ops.account.eraseTitle')}
+          confirmLabel={t('ops.account.eraseConfirm')}
+          danger
+          onConfirm={async () => onChanged(await api.admin.erase(account.id))} onClose={() => setAsking(null)}>
+          <p class="flush">{t('ops.account.eraseWhat', { who })}</p>
         </ConfirmDialog>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AdminUser, CreateUserBody } from '../api/types.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
+import { t } from '../i18n/i18n.ts';
 import { useAction } from '../ui/use-action.ts';
 import { ROLE_LABELS } from './ops-labels.ts';
 import { useApi } from '../ui/app-context.tsx';
@@ -28,30 +29,30 @@ export function AccountForm({ onCreated }: { onCreated: () => void }) {
       }}
     >
       <h3 id="create-title" class="flush">
-        Create an account
+        {t('ops.create.title')}
       </h3>
       <div class="toolbar">
-        <Field label="Name">
+        <Field label={t('ops.create.name')}>
           <input name="name" required maxLength={100} value={form.name} onInput={(event) => change({ name: event.currentTarget.value })} />
         </Field>
-        <Field label="E-mail">
+        <Field label={t('ops.create.email')}>
           <input type="email" name="email" required value={form.email} onInput={(event) => change({ email: event.currentTarget.value })} />
         </Field>
-        <Field label="First password" hint="8 to 128 characters; tell it to the person, who can change it.">
+        <Field label={t('ops.create.password')} hint={t('ops.create.passwordHint')}>
           <input type="password" name="password" autocomplete="new-password" required minLength={8} maxLength={128} value={form.password} onInput={(event) => change({ password: event.currentTarget.value })} />
         </Field>
-        <Field label="Role">
+        <Field label={t('ops.create.role')}>
           <Choice name="role" value={form.role} labels={ROLE_LABELS} onChange={(value) => change({ role: value })} />
         </Field>
       </div>
       <ErrorNotice message={create.error} />
       {created && (
         <Notice>
-          Created account {created.id}: {created.name} ({created.email}), {ROLE_LABELS[created.role].toLowerCase()}.
+          {t('ops.create.done', { id: created.id, name: created.name, email: created.email, role: ROLE_LABELS[created.role].toLowerCase() })}
         </Notice>
       )}
       <button type="submit" disabled={create.busy}>
-        {create.busy ? 'Creating…' : 'Create account'}
+        {create.busy ? t('ops.create.creating') : t('ops.create.create')}
       </button>
     </form>
   );

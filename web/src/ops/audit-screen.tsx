@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { usePages } from '../ui/use-pages.ts';
@@ -12,18 +13,18 @@ export function AuditScreen() {
   const entries = usePages((cursor) => api.admin.audit({ cursor }), 'audit');
   return (
     <section class="stack" aria-labelledby="audit-title">
-      <h2 id="audit-title">Audit trail</h2>
+      <h2 id="audit-title">{t('ops.audit.title')}</h2>
       <ErrorNotice message={entries.load.error} />
-      {entries.items?.length === 0 && <p class="muted">No operator change yet.</p>}
+      {entries.items?.length === 0 && <p class="muted">{t('ops.audit.none')}</p>}
       {entries.items && entries.items.length > 0 && (
         <div class="card">
           <table>
-            <caption class="visually-hidden">Operator changes, newest first</caption>
+            <caption class="visually-hidden">{t('ops.audit.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Change</th>
+                <th scope="col">{t('ops.audit.when')}</th>
+                <th scope="col">{t('ops.audit.who')}</th>
+                <th scope="col">{t('ops.audit.change')}</th>
               </tr>
             </thead>
             <tbody>
@@ -36,7 +37,7 @@ export function AuditScreen() {
       )}
       {entries.cursor && (
         <button type="button" class="secondary" disabled={entries.load.busy} onClick={() => void entries.load.run(entries.cursor!)}>
-          Show older
+          {t('ops.showOlder')}
         </button>
       )}
     </section>
@@ -47,16 +48,16 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <tr>
       <td>{dateTimeOf(entry.at)}</td>
-      <td class="nowrap">operator {entry.actorId}</td>
+      <td class="nowrap">{t('ops.audit.operator', { id: entry.actorId })}</td>
       <td>
-        {entry.action} · {entry.target.type} {entry.target.id}
+        <code>{entry.action}</code> · <code>{entry.target.type}</code> {entry.target.id}
         <details>
-          <summary>Before and after</summary>
+          <summary>{t('ops.audit.beforeAfter')}</summary>
           <pre class="change">
-            <span class="visually-hidden">Before: </span>
+            <span class="visually-hidden">{t('ops.audit.before')}</span>
             {json(entry.before)}
             {'\n→\n'}
-            <span class="visually-hidden">After: </span>
+            <span class="visually-hidden">{t('ops.audit.after')}</span>
             {json(entry.after)}
           </pre>
         </details>

@@ -1,11 +1,13 @@
+import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Complaint, ComplaintStatus } from '../api/types.ts';
+import { rich, t } from '../i18n/i18n.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { keysOf } from '../ui/labels.ts';
 import { usePages } from '../ui/use-pages.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { COMPLAINT_CATEGORY_LABELS, COMPLAINT_STATUS_LABELS } from './ops-labels.ts';
+import { COMPLAINT_CATEGORY_LABELS, COMPLAINT_STATUS_LABELS, PARTY_LABELS } from './ops-labels.ts';
 import { useApi } from '../ui/app-context.tsx';
 
 /** Riders' and drivers' complaints by status, open first; resolving one tells the complainant. */
@@ -15,27 +17,27 @@ export function ComplaintsScreen() {
   const complaints = usePages((cursor) => api.admin.complaints({ status: status || undefined, cursor }), status);
   return (
     <section class="stack" aria-labelledby="complaints-title">
-      <h2 id="complaints-title">Complaints</h2>
-      <Field label="Show complaints">
+      <h2 id="complaints-title">{t('ops.complaints.title')}</h2>
+      <Field label={t('ops.complaints.show')}>
         <select name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as ComplaintStatus | '')}>
           {keysOf(COMPLAINT_STATUS_LABELS).map((value) => (
             <option key={value} value={value}>
               {COMPLAINT_STATUS_LABELS[value]}
             </option>
           ))}
-          <option value="">All</option>
+          <option value="">{t('ops.all')}</option>
         </select>
       </Field>
       <ErrorNotice message={complaints.load.error} />
-      {complaints.items?.length === 0 && <p class="muted">No complaint here.</p>}
-      <ul class="list" aria-label="Complaints">
+      {complaints.items?.length === 0 && <p class="muted">{t('ops.complaints.none')}</p>}
+      <ul class="list" aria-label={t('ops.complaints.title')}>
         {complaints.items?.map((complaint) => (
           <ComplaintItem key={complaint.id} complaint={complaint} onResolved={(next) => complaints.replace((item) => item.id === next.id, next)} />
         ))}
       </ul>
       {complaints.cursor && (
         <button type="button" class="secondary" disabled={complaints.load.busy} onClick={() => void complaints.load.run(complaints.cursor!)}>
-          Show older complaints
+          {t('ops.complaints.older')}
         </button>
       )}
     </section>
@@ -45,7 +47,7 @@ export function ComplaintsScreen() {
 function ComplaintItem({ complaint, onResolved }: { complaint: Complaint; onResolved: (complaint: Complaint) => void }) {
   const api = useApi();
   const [resolving, setResolving] = useState(false);
-  const title = `Complaint ${complaint.id}: ${COMPLAINT_CATEGORY_LABELS[complaint.category]}`;
+  const title = t('ops.complaint.title', { id: complaint.id, category: COMPLAINT_CATEGORY_LABELS[complaint.category] });
   return (
     <li class="card stack" data-complaint={complaint.id}>
       <div class="row spread">
@@ -53,25 +55,35 @@ function ComplaintItem({ complaint, onResolved }: { complaint: Complaint; onReso
         <span>{COMPLAINT_STATUS_LABELS[complaint.status]}</span>
       </div>
       <span class="muted">
-        By the {complaint.party} (user {complaint.filedBy}) about <a href={`#/rides/${complaint.rideId}`}>ride {complaint.rideId}</a>, {dateTimeOf(complaint.createdAt)}
+        {rich<VNode>('ops.complaint.by', {
+          party: PARTY_LABELS[complaint.party],
+          user: complaint.filedBy,
+          ride: complaint.rideId,
+          time: dateTimeOf(complaint.createdAt),
+          link: (chunks) => <a href={`#/rides/${complaint.rideId}`}>{chunks}</a>,
+        })}
       </span>
       <p class="flush">{complaint.message}</p>
       {complaint.status === 'resolved' ? (
         <p class="notice flush">
-          Resolved by operator {complaint.resolvedBy}
-          {complaint.resolvedAt && `, ${dateTimeOf(complaint.resolvedAt)}`}: {complaint.resolution}
+          {t('ops.complaint.resolved', {
+            operator: complaint.resolvedBy ?? '',
+            hasTime: complaint.resolvedAt ? 'yes' : 'no',
+            time: complaint.resolvedAt ? dateTimeOf(complaint.resolvedAt) : '',
+            resolution: complaint.resolution ?? '',
+          })}
         </p>
       ) : (
-        <button type="button" aria-label={`Resolve complaint ${complaint.id}`} onClick={() => setResolving(true)}>
-          Resolve
+        <button type="button" aria-label={t('ops.complaint.resolveName', { id: complaint.id })} onClick={() => setResolving(true)}>
+          {t('ops.resolve')}
         </button>
       )}
       {resolving && (
         <ConfirmDialog
-          title={`Resolve complaint ${complaint.id}?`}
-          confirmLabel="Resolve"
-          reasonLabel="Resolution"
-          reasonHint="The complainant reads it in a notification; the ride's other party is told the complaint was closed."
+          title={t('ops.complaint.resolveTitle', { id: complaint.id })}
+          confirmLabel={t('ops.resolve')}
+          reasonLabel={t('ops.complaint.resolution')}
+          reasonHint={t('ops.complaint.resolveHint')}
           onConfirm={async (resolution) => onResolved(await api.admin.resolve(complaint.id, { resolution }))}
           onClose={() => setResolving(false)}
         >

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ComplianceBreach, ComplianceReport } from '../api/types.ts';
+import type { VNode } from 'preact';
+import { rich, t } from '../i18n/i18n.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useApi } from '../ui/app-context.tsx';
@@ -7,7 +9,6 @@ import { useApi } from '../ui/app-context.tsx';
 /** Days shown by default: the last week, today included. */
 const DEFAULT_DAYS = 7;
 
-const counted = (count: number, thing: string) => `${count} ${thing}${count === 1 ? '' : 's'}`;
 const pad = (value: number) => String(value).padStart(2, '0');
 /** A date field's value: the operator's local day `daysAgo` days before today. */
 function localDay(daysAgo = 0): string {
@@ -38,8 +39,8 @@ export function ComplianceScreen() {
   const check = useAction(async () => setReport(await api.admin.compliance({ from: startOf(from), to: startOf(to, 1) })));
   return (
     <section class="stack" aria-labelledby="compliance-title">
-      <h2 id="compliance-title">Compliance</h2>
-      <p class="muted flush">Every ride booked in the period, checked against the pricing version it was priced with by India's Motor Vehicle Aggregator Guidelines 2025 (IN-MVAG-2025).</p>
+      <h2 id="compliance-title">{t('ops.compliance.title')}</h2>
+      <p class="muted flush">{t('ops.compliance.note')}</p>
       <form
         class="row"
         onSubmit={(event) => {
@@ -47,14 +48,14 @@ export function ComplianceScreen() {
           void check.run();
         }}
       >
-        <Field label="From (booked on or after)">
+        <Field label={t('ops.compliance.from')}>
           <input type="date" name="from" value={from} required onInput={(event) => setFrom(event.currentTarget.value)} />
         </Field>
-        <Field label="To (booked on or before)">
+        <Field label={t('ops.compliance.to')}>
           <input type="date" name="to" value={to} required onInput={(event) => setTo(event.currentTarget.value)} />
         </Field>
         <button type="submit" disabled={check.busy}>
-          Check
+          {t('ops.compliance.check')}
         </button>
       </form>
       <ErrorNotice message={check.error} />
@@ -69,23 +70,25 @@ function ComplianceResult({ report }: { report: ComplianceReport }) {
   return (
     <div class="stack" aria-live="polite">
       <p class="flush">
-        {counted(report.ridesChecked, 'ride')} checked against {report.profile}: {report.breaches.length === 0 ? 'no violation.' : `${counted(report.breaches.length, 'violation')} on ${counted(rides, 'ride')}.`}
+        {t('ops.compliance.result', { checked: report.ridesChecked, profile: report.profile, violations: report.breaches.length, rides })}
       </p>
       {rules.length > 0 && (
         <div class="card">
           <table>
-            <caption>Violations by rule</caption>
+            <caption>{t('ops.compliance.byRule')}</caption>
             <thead>
               <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Violations</th>
-                <th scope="col">Rides</th>
+                <th scope="col">{t('ops.compliance.rule')}</th>
+                <th scope="col">{t('ops.compliance.violations')}</th>
+                <th scope="col">{t('ops.compliance.rides')}</th>
               </tr>
             </thead>
             <tbody>
               {rules.map(({ rule, violations, rides: count }) => (
                 <tr key={rule} data-rule={rule}>
-                  <td>{rule}</td>
+                  <td>
+                    <code>{rule}</code>
+                  </td>
                   <td>{violations}</td>
                   <td>{count}</td>
                 </tr>
@@ -95,10 +98,18 @@ function ComplianceResult({ report }: { report: ComplianceReport }) {
         </div>
       )}
       {report.breaches.length > 0 && (
-        <ul class="list" aria-label="Violations">
+        <ul class="list" aria-label={t('ops.compliance.violations')}>
           {report.breaches.map((breach) => (
             <li key={`${breach.rideId}:${breach.rule}`} class="card">
-              <a href={`#/rides/${breach.rideId}`}>Ride {breach.rideId}</a> (pricing version {breach.pricingVersion}), {breach.rule}: {breach.problem}
+              <a href={`#/rides/${breach.rideId}`}>{t('ops.rideLink', { id: breach.rideId })}</a>{' '}
+              {rich<VNode>('ops.compliance.breach', {
+                version: breach.pricingVersion,
+                rule: breach.rule,
+                problem: breach.problem,
+                code: (chunks) => <code>{chunks}</code>,
+                // The profile's finding, in the service's words (English).
+                service: (chunks) => <span lang="en">{chunks}</span>,
+              })}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { useAction } from '../ui/use-action.ts';
 
@@ -46,10 +47,10 @@ export function ConfirmDialog({ title, children, confirmLabel, reasonLabel, reas
         <ErrorNotice message={confirm.error} />
         <div class="row">
           <button type="submit" class={danger ? 'danger' : ''} disabled={confirm.busy}>
-            {confirm.busy ? 'Working…' : confirmLabel}
+            {confirm.busy ? t('ops.confirm.working') : confirmLabel}
           </button>
           <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
-            Keep as it is
+            {t('ops.confirm.keep')}
           </button>
         </div>
       </form>

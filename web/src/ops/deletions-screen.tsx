@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { usePages } from '../ui/use-pages.ts';
@@ -10,16 +11,16 @@ export function DeletionsScreen() {
   const requests = usePages((cursor) => api.admin.deletionRequests(cursor), 'deletion-requests');
   return (
     <section class="stack" aria-labelledby="deletions-title">
-      <h2 id="deletions-title">Deletion requests</h2>
-      <p class="muted flush">Accounts whose users asked to be deleted and that are not erased yet, newest first, with when they asked.</p>
+      <h2 id="deletions-title">{t('ops.deletions.title')}</h2>
+      <p class="muted flush">{t('ops.deletions.note')}</p>
       <ErrorNotice message={requests.load.error} />
-      {requests.items?.length === 0 && <p class="muted">No one is waiting to be deleted.</p>}
-      <ul class="list" aria-label="Deletion requests">
+      {requests.items?.length === 0 && <p class="muted">{t('ops.deletions.none')}</p>}
+      <ul class="list" aria-label={t('ops.deletions.title')}>
         {requests.items?.map((account) => (
           <AccountItem
             key={account.id}
             account={account}
-            note={`Asked to be deleted ${dateTimeOf(account.deletionRequestedAt)}`}
+            note={t('ops.deletions.asked', { time: dateTimeOf(account.deletionRequestedAt) })}
             // An erased account has left the queue.
             onChanged={(next) => requests.replace((item) => item.id === next.id, next.status === 'deleted' ? null : { ...account, ...next })}
           />
@@ -27,7 +28,7 @@ export function DeletionsScreen() {
       </ul>
       {requests.cursor && (
         <button type="button" class="secondary" disabled={requests.load.busy} onClick={() => void requests.load.run(requests.cursor!)}>
-          Show older requests
+          {t('ops.deletions.older')}
         </button>
       )}
     </section>

@@ -1,12 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
 import type { DocumentKind, DriverDocument } from '../api/types.ts';
+import { labelsOf, rich, t } from '../i18n/i18n.ts';
 import { useApi } from '../ui/app-context.tsx';
 import { ErrorNotice } from '../ui/components.tsx';
+import { dayOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
+import { every } from '../ui/labels.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { DOCUMENT_STATUS_LABELS } from './ops-labels.ts';
 
-const KIND_LABELS: Record<DocumentKind, string> = { licence: 'Driving licence', registration: 'Vehicle registration', insurance: 'Insurance', permit: 'Permit' };
-const STATUS_LABELS: Record<DriverDocument['status'], string> = { pending: 'Waiting for review', approved: 'Approved', rejected: 'Rejected' };
+/** The documents as the driver app names them (doc.*). */
+const KIND_LABELS = labelsOf('doc.', every<DocumentKind>()(['licence', 'registration', 'insurance', 'permit']));
 
 /**
  * A driver's documents in the console: each file seen (an image inline, a PDF to open), then approved
@@ -27,9 +32,9 @@ export function DocumentsReview({ driverId, driverName }: { driverId: number; dr
   return (
     <div class="stack">
       <ErrorNotice message={load.error} />
-      {documents?.length === 0 && <p class="muted flush">No document uploaded yet.</p>}
+      {documents?.length === 0 && <p class="muted flush">{t('ops.documents.none')}</p>}
       {documents?.map((document) => <DocumentItem key={document.kind} document={document} driverName={driverName} onDecided={replace} />)}
-      {missing.length > 0 && documents && <p class="muted flush">Not uploaded: {missing.map((kind) => KIND_LABELS[kind]).join(', ')}.</p>}
+      {missing.length > 0 && documents && <p class="muted flush">{t('ops.documents.missing', { list: missing.map((kind) => KIND_LABELS[kind]).join(', ') })}</p>}
     </div>
   );
 }
@@ -49,48 +54,53 @@ function DocumentItem({ document, driverName, onDecided }: { document: DriverDoc
     <div class="card stack" data-document={document.kind}>
       <div class="row spread">
         <strong>{label}</strong>
-        <span>{STATUS_LABELS[document.status]}{document.status === 'approved' && !document.valid ? ' (no longer valid)' : ''}</span>
+        <span>
+          {document.status === 'approved' && !document.valid
+            ? t('ops.documents.noLongerValid', { status: DOCUMENT_STATUS_LABELS[document.status] })
+            : DOCUMENT_STATUS_LABELS[document.status]}
+        </span>
       </div>
       <span class="muted">
-        Valid through {document.expiresOn}
-        {document.registeredOn && ` · first registered ${document.registeredOn}`}
+        {document.registeredOn
+          ? t('ops.documents.validThroughRegistered', { date: dayOf(document.expiresOn), registered: dayOf(document.registeredOn) })
+          : t('ops.documents.validThrough', { date: dayOf(document.expiresOn) })}
       </span>
-      {document.reason && <span class="muted">Reason: {document.reason}</span>}
+      {document.reason && <span class="muted">{t('ops.reasonIs', { reason: document.reason })}</span>}
       {!file && (
         <button type="button" class="secondary" disabled={show.busy} onClick={() => void show.run()}>
-          Show the {label.toLowerCase()}
+          {t('ops.documents.show', { label: label.toLowerCase() })}
         </button>
       )}
-      {file?.image && <img class="document-file" src={file.url} alt={`${label} of ${driverName}`} />}
+      {file?.image && <img class="document-file" src={file.url} alt={t('ops.documents.of', { label, name: driverName })} />}
       {file && !file.image && (
         <a class="button secondary" href={file.url} download={`${document.kind}-${document.driverId}.pdf`}>
-          Open the {label.toLowerCase()} (PDF)
+          {t('ops.documents.open', { label: label.toLowerCase() })}
         </a>
       )}
       <ErrorNotice message={show.error || approve.error} />
       <div class="row">
         {document.status !== 'approved' && (
-          <button type="button" disabled={approve.busy} aria-label={`Approve the ${label.toLowerCase()}`} onClick={() => void approve.run()}>
-            Approve
+          <button type="button" disabled={approve.busy} aria-label={t('ops.documents.approve', { label: label.toLowerCase() })} onClick={() => void approve.run()}>
+            {t('ops.approve')}
           </button>
         )}
         {document.status !== 'rejected' && (
-          <button type="button" class="secondary" aria-label={`Reject the ${label.toLowerCase()}`} onClick={() => setRejecting(true)}>
-            Reject
+          <button type="button" class="secondary" aria-label={t('ops.documents.reject', { label: label.toLowerCase() })} onClick={() => setRejecting(true)}>
+            {t('ops.reject')}
           </button>
         )}
       </div>
       {rejecting && (
         <ConfirmDialog
-          title={`Reject the ${label.toLowerCase()}?`}
-          confirmLabel="Reject"
-          reasonLabel="Reason"
-          reasonHint="The driver reads it in a notification, and uploads it again."
+          title={t('ops.documents.rejectTitle', { label: label.toLowerCase() })}
+          confirmLabel={t('ops.reject')}
+          reasonLabel={t('ops.reason')}
+          reasonHint={t('ops.documents.rejectHint')}
           danger
           onConfirm={async (reason) => onDecided(await api.admin.rejectDocument(document.driverId, document.kind, reason))}
           onClose={() => setRejecting(false)}
         >
-          <p class="flush">{driverName} gets no offers without valid documents while DRIVER_DOCUMENTS_REQUIRED is on.</p>
+          <p class="flush">{rich<VNode>('ops.documents.rejectWhat', { name: driverName, code: (chunks) => <code>{chunks}</code> })}</p>
         </ConfirmDialog>
       )}
     </div>
@@ -101,7 +111,7 @@ function dataUrlOf(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as string);
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.onerror = () => reject(reader.error ?? new Error(t('ops.documents.unreadable')));
     reader.readAsDataURL(blob);
   });
 }

@@ -1,5 +1,7 @@
+import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AdminDriver, Approval } from '../api/types.ts';
+import { rich, t } from '../i18n/i18n.ts';
 import { Choice, ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
@@ -21,19 +23,16 @@ export function DriversScreen({ approvalRequired }: { approvalRequired: boolean 
   const drivers = usePages((cursor) => api.admin.drivers({ approval: approval || undefined, cursor }), approval);
   return (
     <section class="stack" aria-labelledby="drivers-title">
-      <h2 id="drivers-title">{approvalRequired ? 'Driver approval' : 'Drivers'}</h2>
+      <h2 id="drivers-title">{approvalRequired ? t('ops.drivers.approvalTitle') : t('ops.drivers.title')}</h2>
       {!approvalRequired && (
-        <Notice>
-          Approval is off on this service (DRIVER_APPROVAL_REQUIRED is not set): every driver with a vehicle gets ride offers, and nobody waits here. Decisions made
-          here count once it is turned on.
-        </Notice>
+        <Notice>{rich<VNode>('ops.drivers.approvalOff', { code: (chunks) => <code>{chunks}</code> })}</Notice>
       )}
-      <Field label="Show drivers">
-        <Choice name="approval" value={approval} labels={APPROVAL_LABELS} any="All" onChange={setApproval} />
+      <Field label={t('ops.drivers.show')}>
+        <Choice name="approval" value={approval} labels={APPROVAL_LABELS} any={t('ops.all')} onChange={setApproval} />
       </Field>
       <ErrorNotice message={drivers.load.error} />
-      {drivers.items?.length === 0 && <p class="muted">No driver here.</p>}
-      <ul class="list" aria-label="Drivers">
+      {drivers.items?.length === 0 && <p class="muted">{t('ops.drivers.none')}</p>}
+      <ul class="list" aria-label={t('ops.drivers.title')}>
         {drivers.items?.map((driver) => (
           <DriverItem
             key={driver.driverId}
@@ -45,7 +44,7 @@ export function DriversScreen({ approvalRequired }: { approvalRequired: boolean 
       </ul>
       {drivers.cursor && (
         <button type="button" class="secondary" disabled={drivers.load.busy} onClick={() => void drivers.load.run(drivers.cursor!)}>
-          Show older
+          {t('ops.showOlder')}
         </button>
       )}
     </section>
@@ -68,43 +67,41 @@ function DriverItem({ driver, onDecided }: { driver: AdminDriver; onDecided: (dr
       <span>
         {RIDE_TYPE_LABELS[driver.vehicleType]} {driver.vehicleNumber}
         {driver.vehicleModel && ` · ${driver.vehicleModel}`}
-        {driver.acAvailable && ' · AC'}
+        {driver.acAvailable && ` · ${t('ops.drivers.ac')}`}
       </span>
       <span class="muted">
-        {driver.email} · profile changed {dateTimeOf(driver.updatedAt)}
+        {t('ops.drivers.changed', { email: driver.email, time: dateTimeOf(driver.updatedAt) })}
       </span>
-      {driver.approvalReason && <span class="muted">Reason: {driver.approvalReason}</span>}
+      {driver.approvalReason && <span class="muted">{t('ops.reasonIs', { reason: driver.approvalReason })}</span>}
       <ErrorNotice message={approve.error} />
       <div class="row">
         {driver.approval !== 'approved' && (
-          <button type="button" disabled={approve.busy} aria-label={`Approve ${driver.name}`} onClick={() => void approve.run()}>
-            Approve
+          <button type="button" disabled={approve.busy} aria-label={t('ops.drivers.approveName', { name: driver.name })} onClick={() => void approve.run()}>
+            {t('ops.approve')}
           </button>
         )}
         {driver.approval !== 'rejected' && (
-          <button type="button" class="secondary" aria-label={`Reject ${driver.name}`} onClick={() => setRejecting(true)}>
-            Reject
+          <button type="button" class="secondary" aria-label={t('ops.drivers.rejectName', { name: driver.name })} onClick={() => setRejecting(true)}>
+            {t('ops.reject')}
           </button>
         )}
       </div>
       {/* Read when opened: a page of drivers does not fetch every driver's documents. */}
       <details onToggle={(event) => setShowDocuments(event.currentTarget.open)}>
-        <summary>Documents of {driver.name}</summary>
+        <summary>{t('ops.drivers.documentsOf', { name: driver.name })}</summary>
         {showDocuments && <DocumentsReview driverId={driver.driverId} driverName={driver.name} />}
       </details>
       {rejecting && (
         <ConfirmDialog
-          title={`Reject ${driver.name}?`}
-          confirmLabel="Reject"
-          reasonLabel="Reason"
-          reasonHint="The driver reads it in a notification."
+          title={t('ops.drivers.rejectTitle', { name: driver.name })}
+          confirmLabel={t('ops.reject')}
+          reasonLabel={t('ops.reason')}
+          reasonHint={t('ops.drivers.rejectHint')}
           danger
           onConfirm={async (reason) => onDecided({ ...driver, ...(await api.admin.reject(driver.driverId, { reason })) })}
           onClose={() => setRejecting(false)}
         >
-          <p class="flush">
-            {RIDE_TYPE_LABELS[driver.vehicleType]} {driver.vehicleNumber}. A rejected driver gets no offers while approval is required.
-          </p>
+          <p class="flush">{t('ops.drivers.rejectWhat', { vehicle: `${RIDE_TYPE_LABELS[driver.vehicleType]} ${driver.vehicleNumber}` })}</p>
         </ConfirmDialog>
       )}
     </li>

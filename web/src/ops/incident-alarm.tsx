@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Incident } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { useChannel } from '../realtime/use-channel.ts';
 import { useApi } from '../ui/app-context.tsx';
+import { PARTY_LABELS } from './ops-labels.ts';
 
 /** How often the alarm sounds while an incident is open. */
 const BEEP_EVERY_MS = 4000;
@@ -56,10 +58,12 @@ export function IncidentAlarm({ open }: { open: Incident[] }) {
   if (open.length === 0) return null;
   return (
     <div class="notice error alarm" role="alert">
-      <strong>SOS: {open.length === 1 ? 'an incident is' : `${open.length} incidents are`} waiting for an operator.</strong>{' '}
+      <strong>{t('ops.alarm.waiting', { count: open.length })}</strong>{' '}
       {open.map((incident) => (
         <a key={incident.id} href="#/incidents">
-          Ride {incident.rideId} ({incident.party}{incident.rider ? `: ${incident.rider.name}` : ''})
+          {incident.rider
+            ? t('ops.alarm.rideOf', { id: incident.rideId, party: PARTY_LABELS[incident.party], name: incident.rider.name })
+            : t('ops.alarm.ride', { id: incident.rideId, party: PARTY_LABELS[incident.party] })}
         </a>
       ))}
     </div>

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Incident } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { useApi } from '../ui/app-context.tsx';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf, timeOf } from '../ui/format.ts';
+import { STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
+import { INCIDENT_STATUS_LABELS, PARTY_LABELS } from './ops-labels.ts';
 
-const STATUS_LABELS: Record<Incident['status'], string> = { open: 'Open: nobody has it yet', acknowledged: 'Acknowledged', resolved: 'Resolved' };
 
 /** The incident desk: open incidents first, each with its ride, both parties, the track since the SOS and the notes. */
 export function IncidentsScreen({ changed }: { changed: number }) {
@@ -16,10 +18,10 @@ export function IncidentsScreen({ changed }: { changed: number }) {
   const replace = useCallback((next: Incident) => setItems((list) => list?.map((item) => (item.id === next.id ? next : item)) ?? null), []);
   return (
     <section class="stack" aria-labelledby="incidents-title">
-      <h2 id="incidents-title">Incidents</h2>
+      <h2 id="incidents-title">{t('ops.incidents.title')}</h2>
       <ErrorNotice message={load.error} />
-      {items?.length === 0 && <p class="muted">No incident.</p>}
-      <ul class="list" aria-label="Incidents">
+      {items?.length === 0 && <p class="muted">{t('ops.incidents.none')}</p>}
+      <ul class="list" aria-label={t('ops.incidents.title')}>
         {items?.map((incident) => <IncidentItem key={incident.id} incident={incident} onChange={replace} />)}
       </ul>
     </section>
@@ -36,27 +38,30 @@ function IncidentItem({ incident, onChange }: { incident: Incident; onChange: (i
     setNote('');
   });
   const last = incident.track.at(-1) ?? (incident.ride?.driverLat != null && incident.ride.driverLon != null ? { lat: incident.ride.driverLat, lon: incident.ride.driverLon, at: incident.ride.driverLocationUpdatedAt ?? incident.createdAt } : null);
-  const person = (who: Incident['rider']) => (who ? `${who.name} (${who.email}, user ${who.id})` : '—');
+  const person = (who: Incident['rider']) => (who ? t('ops.incident.person', { name: who.name, email: who.email, id: who.id }) : '—');
   return (
     <li class="card stack" data-incident={incident.id}>
       <div class="row spread">
         <h3 class="flush">
-          Incident {incident.id}: SOS by the {incident.party}
+          {t('ops.incident.title', { id: incident.id, party: PARTY_LABELS[incident.party] })}
         </h3>
-        <span>{STATUS_LABELS[incident.status]}</span>
+        <span>{INCIDENT_STATUS_LABELS[incident.status]}</span>
       </div>
       <span class="muted">
-        <a href={`#/rides/${incident.rideId}`}>Ride {incident.rideId}</a> ({incident.ride?.status ?? 'unknown'}), {dateTimeOf(incident.createdAt)}
+        <a href={`#/rides/${incident.rideId}`}>{t('ops.rideLink', { id: incident.rideId })}</a> ({incident.ride ? STATUS_LABELS[incident.ride.status] : t('ops.incident.unknown')}),{' '}
+        {dateTimeOf(incident.createdAt)}
       </span>
-      <p class="flush">Rider: {person(incident.rider)}</p>
-      <p class="flush">Driver: {person(incident.driver)}</p>
+      <p class="flush">{t('ops.incident.rider', { person: person(incident.rider) })}</p>
+      <p class="flush">{t('ops.incident.driver', { person: person(incident.driver) })}</p>
       <p class="flush">
-        {last ? `Driver last at ${last.lat.toFixed(5)}, ${last.lon.toFixed(5)} (${timeOf(last.at)}); ${incident.track.length} points since the SOS` : 'No position since the SOS'}
+        {last
+          ? t('ops.incident.lastAt', { lat: last.lat.toFixed(5), lon: last.lon.toFixed(5), time: timeOf(last.at), count: incident.track.length })
+          : t('ops.incident.noPosition')}
       </p>
-      <ol class="flush" aria-label="Notes">
+      <ol class="flush" aria-label={t('ops.incident.notes')}>
         {incident.notes.map((item) => (
           <li key={item.id}>
-            {timeOf(item.at)}, user {item.authorId}: {item.text}
+            {t('ops.incident.note', { time: timeOf(item.at), author: item.authorId, text: item.text })}
           </li>
         ))}
       </ol>
@@ -64,11 +69,11 @@ function IncidentItem({ incident, onChange }: { incident: Incident; onChange: (i
         <div class="row">
           {incident.status === 'open' && (
             <button type="button" class="danger" disabled={ack.busy} onClick={() => void ack.run()}>
-              Acknowledge
+              {t('ops.incident.acknowledge')}
             </button>
           )}
           <button type="button" class="secondary" disabled={resolve.busy} onClick={() => void resolve.run()}>
-            Resolve
+            {t('ops.resolve')}
           </button>
         </div>
       )}
@@ -79,11 +84,11 @@ function IncidentItem({ incident, onChange }: { incident: Incident; onChange: (i
           if (note.trim()) void addNote.run();
         }}
       >
-        <Field label={`Note on incident ${incident.id}`}>
+        <Field label={t('ops.incident.noteLabel', { id: incident.id })}>
           <input name="note" maxLength={2000} value={note} onInput={(event) => setNote(event.currentTarget.value)} />
         </Field>
         <button type="submit" class="secondary" disabled={addNote.busy || !note.trim()}>
-          Add note
+          {t('ops.incident.addNote')}
         </button>
       </form>
       <ErrorNotice message={ack.error || resolve.error || addNote.error} />

@@ -2,6 +2,7 @@ import { cellToBoundary } from 'h3-js';
 import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
 import type { LiveDriver, LiveDriverState, PublicRide, ZoneView } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { baseMap, textContent } from '../map/map-view.tsx';
 import { useSettings } from '../ui/app-context.tsx';
 import { go } from '../ui/router.ts';
@@ -73,7 +74,7 @@ export function LiveMap({ drivers, requests, zones, onView }: Props) {
     current.zones.clearLayers();
     for (const zone of zones) {
       L.polygon(cellToBoundary(zone.zone), { color: ZONE_COLOURS[zone.intensity], weight: 1, fillColor: ZONE_COLOURS[zone.intensity], fillOpacity: 0.35 })
-        .bindTooltip(textContent(`Zone ${zone.zone}: ${zone.demand} waiting, ${zone.supply} free, surge ×${zone.multiplier} (${INTENSITY_LABELS[zone.intensity]})`))
+        .bindTooltip(textContent(t('ops.map.zone', { zone: zone.zone, demand: zone.demand, supply: zone.supply, multiplier: zone.multiplier, intensity: INTENSITY_LABELS[zone.intensity] })))
         .addTo(current.zones);
     }
   }, [zones]);
@@ -84,7 +85,7 @@ export function LiveMap({ drivers, requests, zones, onView }: Props) {
     current.requests.clearLayers();
     for (const ride of requests) {
       if (ride.pickupLat === null || ride.pickupLon === null) continue;
-      const label = `Open request: ride ${ride.id}, ${ride.pickupLocation ?? 'pinned pickup'}`;
+      const label = t('ops.map.request', { id: ride.id, place: ride.pickupLocation ?? t('ops.map.pinnedPickup') });
       L.marker([ride.pickupLat, ride.pickupLon], {
         icon: L.divIcon({ className: 'pin pin-request', html: '<span aria-hidden="true">R</span>', iconSize: [24, 24], iconAnchor: [12, 12] }),
         title: label,
@@ -103,7 +104,7 @@ export function LiveMap({ drivers, requests, zones, onView }: Props) {
     for (const driver of drivers) {
       seen.add(driver.driverId);
       // The name is what the driver typed: a text node, never HTML.
-      const text = textContent(`${driver.name ?? 'Driver'} (driver ${driver.driverId}): ${LIVE_STATE_LABELS[driver.state].toLowerCase()}`);
+      const text = textContent(t('ops.map.driver', { name: driver.name ?? t('ops.aDriver'), id: driver.driverId, state: LIVE_STATE_LABELS[driver.state].toLowerCase() }));
       const shown = current.drivers.get(driver.driverId);
       if (shown) {
         shown.setLatLng([driver.lat, driver.lon]).setStyle(DRIVER_STYLE[driver.state]).setTooltipContent(text);
@@ -118,13 +119,13 @@ export function LiveMap({ drivers, requests, zones, onView }: Props) {
     }
   }, [drivers]);
 
-  return <div ref={element} class="map tall" role="region" aria-label="Live map: drivers by state, open requests and zones by surge" />;
+  return <div ref={element} class="map tall" role="region" aria-label={t('ops.map.label')} />;
 }
 
 /** What the map's marks mean, drawn from the same styles as the map. */
 export function LiveMapLegend() {
   return (
-    <ul class="legend" aria-label="Map legend">
+    <ul class="legend" aria-label={t('ops.map.legend')}>
       {keysOf(LIVE_STATE_LABELS).map((state) => {
         const { fillColor, color, weight } = DRIVER_STYLE[state];
         return (
@@ -134,10 +135,10 @@ export function LiveMapLegend() {
         );
       })}
       <li>
-        <span class="swatch pin-request" aria-hidden="true" /> Open request (opens the ride)
+        <span class="swatch pin-request" aria-hidden="true" /> {t('ops.map.legendRequest')}
       </li>
       <li>
-        <span class="swatch zone" style={{ background: `linear-gradient(90deg, ${ZONE_COLOURS.NORMAL}, ${ZONE_COLOURS.SEVERE})` }} aria-hidden="true" /> Zone, darker with more surge
+        <span class="swatch zone" style={{ background: `linear-gradient(90deg, ${ZONE_COLOURS.NORMAL}, ${ZONE_COLOURS.SEVERE})` }} aria-hidden="true" /> {t('ops.map.legendZone')}
       </li>
     </ul>
   );

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Paged } from '../api/client.ts';
 import type { LiveDrivers, LiveDriverState, Overview, PublicRide, ZonesResponse } from '../api/types.ts';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 import { ErrorNotice } from '../ui/components.tsx';
-import { money, secondsOf } from '../ui/format.ts';
+import { count, km, minutes, money, percent, secondsOf } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { usePolling } from '../ui/use-polling.ts';
@@ -44,40 +45,45 @@ export function LiveScreen() {
   return (
     <section class="stack" aria-labelledby="live-title">
       <div class="row spread">
-        <h2 id="live-title">Live</h2>
-        <span class="muted">{overview ? `Updated ${secondsOf(overview.generatedAt)}, every ${REFRESH_MS / 1000} s` : 'Loading…'}</span>
+        <h2 id="live-title">{t('ops.live.title')}</h2>
+        <span class="muted">{overview ? t('ops.live.updated', { time: secondsOf(overview.generatedAt), seconds: REFRESH_MS / 1000 }) : t('ops.live.loading')}</span>
       </div>
       <ErrorNotice message={poll.error || readDrivers.error} />
       <Figures overview={overview} />
       <LiveMap drivers={drivers} requests={open} zones={zones?.zones ?? NOTHING_YET} onView={setView} />
       <LiveMapLegend />
       <p class="flush" data-testid="map-summary">
-        In view: {drivers.length} {drivers.length === 1 ? 'driver' : 'drivers'} ({byState('available')} available, {byState('busy')} on a ride, {byState('not_cleared')} not cleared)
-        {live && !live.complete && `, the nearest ${DRIVERS_PER_VIEW} to the middle of the map`}. Open requests on the map: {open.length}
-        {requests?.nextCursor && ' (the newest)'}.
+        {t('ops.live.summary', {
+          drivers: drivers.length,
+          available: byState('available'),
+          busy: byState('busy'),
+          notCleared: byState('not_cleared'),
+          partial: live && !live.complete ? 'yes' : 'no',
+          limit: DRIVERS_PER_VIEW,
+          requests: open.length,
+          newest: requests?.nextCursor ? 'yes' : 'no',
+        })}
       </p>
       <details class="card">
-        <summary>Drivers in view, as a list</summary>
+        <summary>{t('ops.live.driversList')}</summary>
         {drivers.length === 0 ? (
-          <p class="muted">No driver online in this part of the map.</p>
+          <p class="muted">{t('ops.live.noDriver')}</p>
         ) : (
           <table>
-            <caption class="visually-hidden">Drivers in view, nearest to the middle of the map first</caption>
+            <caption class="visually-hidden">{t('ops.live.driversCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Driver</th>
-                <th scope="col">State</th>
-                <th scope="col">From the middle</th>
+                <th scope="col">{t('ops.live.driver')}</th>
+                <th scope="col">{t('ops.live.state')}</th>
+                <th scope="col">{t('ops.live.fromMiddle')}</th>
               </tr>
             </thead>
             <tbody>
               {drivers.map((driver) => (
                 <tr key={driver.driverId}>
-                  <td>
-                    {driver.name ?? 'Driver'} ({driver.driverId})
-                  </td>
+                  <td>{t('ops.driverNamed', { name: driver.name ?? t('ops.aDriver'), id: driver.driverId })}</td>
                   <td>{LIVE_STATE_LABELS[driver.state]}</td>
-                  <td>{driver.distanceKm.toFixed(1)} km</td>
+                  <td>{km(driver.distanceKm)}</td>
                 </tr>
               ))}
             </tbody>
@@ -89,19 +95,19 @@ export function LiveScreen() {
   );
 }
 
-/** Today's figures, each label with how to read its value from the overview. */
-const FIGURES: Array<[string, (overview: Overview) => string]> = [
-  ['Open requests', (overview) => String(overview.openRequests)],
-  ['Booked ahead', (overview) => `${overview.bookedAhead.waiting} (${overview.bookedAhead.taken} taken)`],
-  ['Drivers online', (overview) => String(overview.drivers.online)],
-  ['Available', (overview) => String(overview.drivers.available)],
-  ['On a ride', (overview) => String(overview.drivers.busy)],
-  ['Booked today', (overview) => String(Object.values(overview.ridesToday).reduce((sum, count) => sum + count, 0))],
-  ['Cancelled today', (overview) => (overview.cancellationRate === null ? '—' : `${Math.round(overview.cancellationRate * 1000) / 10}%`)],
-  ['Completed fares today', (overview) => money(overview.completedFaresInr)],
-  ['Paid online today', (overview) => `${money(overview.payments.amountInInr)} (${overview.payments.received})`],
-  ['Accept delay, last hour', (overview) => (overview.lastHour.meanAcceptDelaySeconds === null ? '—' : `${overview.lastHour.meanAcceptDelaySeconds} s`)],
-  ['Pickup wait, last hour', (overview) => (overview.lastHour.meanPickupMinutes === null ? '—' : `${overview.lastHour.meanPickupMinutes} min`)],
+/** Today's figures, each label (its message) with how to read its value from the overview. */
+const FIGURES: Array<[MessageKey, (overview: Overview) => string]> = [
+  ['ops.figure.openRequests', (overview) => count(overview.openRequests)],
+  ['ops.figure.bookedAhead', (overview) => t('ops.figure.bookedAheadValue', { waiting: overview.bookedAhead.waiting, taken: overview.bookedAhead.taken })],
+  ['ops.figure.driversOnline', (overview) => count(overview.drivers.online)],
+  ['ops.figure.available', (overview) => count(overview.drivers.available)],
+  ['ops.figure.onRide', (overview) => count(overview.drivers.busy)],
+  ['ops.figure.bookedToday', (overview) => count(Object.values(overview.ridesToday).reduce((sum, rides) => sum + rides, 0))],
+  ['ops.figure.cancelledToday', (overview) => (overview.cancellationRate === null ? '—' : percent(overview.cancellationRate))],
+  ['ops.figure.completedFares', (overview) => money(overview.completedFaresInr)],
+  ['ops.figure.paidOnline', (overview) => `${money(overview.payments.amountInInr)} (${count(overview.payments.received)})`],
+  ['ops.figure.acceptDelay', (overview) => (overview.lastHour.meanAcceptDelaySeconds === null ? '—' : t('ops.figure.seconds', { value: overview.lastHour.meanAcceptDelaySeconds }))],
+  ['ops.figure.pickupWait', (overview) => (overview.lastHour.meanPickupMinutes === null ? '—' : minutes(overview.lastHour.meanPickupMinutes))],
 ];
 
 /**
@@ -116,28 +122,33 @@ function Figures({ overview }: { overview: Overview | null }) {
       <dl class="figures">
         {FIGURES.map(([label, read]) => (
           <div key={label} class="figure">
-            <dt>{label}</dt>
+            <dt>{t(label)}</dt>
             <dd>{value(read)}</dd>
           </div>
         ))}
       </dl>
       <p class="muted flush" data-testid="available-by-vehicle">
-        Available by vehicle:{' '}
-        {keysOf(RIDE_TYPE_LABELS)
-          .map((type) => `${RIDE_TYPE_LABELS[type].toLowerCase()} ${value((overview) => overview.drivers.availableByVehicle[type])}`)
-          .join(' · ')}
+        {t('ops.figure.availableByVehicle', {
+          list: keysOf(RIDE_TYPE_LABELS)
+            .map((type) => `${RIDE_TYPE_LABELS[type].toLowerCase()} ${value((overview) => overview.drivers.availableByVehicle[type])}`)
+            .join(' · '),
+        })}
       </p>
-      {overview && overview.simulationSpeed > 1 && (
-        <p class="muted flush">A simulated city at {overview.simulationSpeed}× speed: the last hour and its waits are in its time.</p>
-      )}
+      {overview && overview.simulationSpeed > 1 && <p class="muted flush">{t('ops.figure.simulated', { speed: overview.simulationSpeed })}</p>}
       <p class="muted flush">
-        Today's rides by status now:{' '}
-        {keysOf(STATUS_LABELS)
-          .map((status) => `${STATUS_LABELS[status].toLowerCase()} ${value((overview) => overview.ridesToday[status])}`)
-          .join(' · ')}
+        {t('ops.figure.byStatus', {
+          list: keysOf(STATUS_LABELS)
+            .map((status) => `${STATUS_LABELS[status].toLowerCase()} ${value((overview) => overview.ridesToday[status])}`)
+            .join(' · '),
+        })}
       </p>
     </div>
   );
+}
+
+function zoneText(zone: string): string {
+  const name = zoneName(zone);
+  return 'near' in name ? t('ops.zone.near', { place: name.near }) : name.centre;
 }
 
 /** The heat map's numbers: zones with riders waiting or drivers free, by demand. */
@@ -145,27 +156,29 @@ function ZonesTable({ zones }: { zones: ZonesResponse | null }) {
   if (!zones) return null;
   return (
     <div class="card stack">
-      <h3 class="flush">Zones and surge</h3>
+      <h3 class="flush">{t('ops.zones.title')}</h3>
       {zones.zones.length === 0 ? (
-        <p class="flush">No zone has riders waiting or drivers free right now.</p>
+        <p class="flush">{t('ops.zones.none')}</p>
       ) : (
         <table>
-          <caption class="visually-hidden">Zones by demand</caption>
+          <caption class="visually-hidden">{t('ops.zones.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Zone</th>
-              <th scope="col">Waiting</th>
-              <th scope="col">Free drivers</th>
-              <th scope="col">Surge for a booking now</th>
+              <th scope="col">{t('ops.zones.zone')}</th>
+              <th scope="col">{t('ops.zones.waiting')}</th>
+              <th scope="col">{t('ops.zones.free')}</th>
+              <th scope="col">{t('ops.zones.surge')}</th>
             </tr>
           </thead>
           <tbody>
             {zones.zones.map((zone) => (
               <tr key={zone.zone}>
                 <td>
-                  {zoneName(zone.zone)}
+                  {zoneText(zone.zone)}
                   <br />
-                  <small class="muted">{zone.zone}</small>
+                  <small class="muted">
+                    <code>{zone.zone}</code>
+                  </small>
                 </td>
                 <td>{zone.demand}</td>
                 <td>{zone.supply}</td>

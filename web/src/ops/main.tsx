@@ -1,20 +1,9 @@
-import { render } from 'preact';
-import { createApi } from '../api/endpoints.ts';
-import { loadSettings } from '../config.ts';
-import { AppProvider } from '../ui/app-context.tsx';
-import { registerWorker, UpdateNotice } from '../ui/app-update.tsx';
-import { ErrorBoundary } from '../ui/error-boundary.tsx';
+import { addCatalogue } from '../i18n/i18n.ts';
+import { opsEn } from '../i18n/ops-en.ts';
+import { startLocalizedApp } from '../ui/localized.tsx';
 import '../ui/styles.css';
 import { OpsApp } from './ops-app.tsx';
 
-const settings = await loadSettings();
-render(
-  <ErrorBoundary app="the operator console">
-    <AppProvider api={createApi('ride-hailing.ops')} settings={settings}>
-      <UpdateNotice />
-      <OpsApp />
-    </AppProvider>
-  </ErrorBoundary>,
-  document.getElementById('app')!,
-);
-registerWorker();
+// The console's own texts, beside the shared ones: only this app downloads them.
+addCatalogue({ en: opsEn, load: { hi: () => import('../i18n/ops-hi.ts'), kn: () => import('../i18n/ops-kn.ts') } });
+await startLocalizedApp('ride-hailing.ops', 'ops.app', OpsApp);

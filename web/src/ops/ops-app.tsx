@@ -1,7 +1,10 @@
+import type { VNode } from 'preact';
+import { rich, t, type MessageKey } from '../i18n/i18n.ts';
 import { AuthScreen } from '../ui/auth-screen.tsx';
+import { LanguagePicker, useChosenLanguage } from '../ui/localized.tsx';
 import { matchRoute, useRoute } from '../ui/router.ts';
 import { PushToggle } from '../ui/push-toggle.tsx';
-import { Shell, type NavLink } from '../ui/shell.tsx';
+import { Shell } from '../ui/shell.tsx';
 import { AuditScreen } from './audit-screen.tsx';
 import { ComplaintsScreen } from './complaints-screen.tsx';
 import { ComplianceScreen } from './compliance-screen.tsx';
@@ -16,20 +19,22 @@ import { RidesScreen } from './rides-screen.tsx';
 import { UsersScreen } from './users-screen.tsx';
 import { useApi, useSession, useSettings } from '../ui/app-context.tsx';
 
-const LINKS: NavLink[] = [
-  { route: '/', label: 'Live' },
-  { route: '/rides', label: 'Rides' },
-  { route: '/users', label: 'Accounts' },
-  { route: '/drivers', label: 'Drivers' },
-  { route: '/deletions', label: 'Deletion requests' },
-  { route: '/incidents', label: 'Incidents' },
-  { route: '/complaints', label: 'Complaints' },
-  { route: '/pricing', label: 'Pricing' },
-  { route: '/compliance', label: 'Compliance' },
-  { route: '/audit', label: 'Audit trail' },
-];
+/** The navigation, in the order it shows: each route with its name in the catalogue. */
+const LINKS = [
+  ['/', 'ops.nav.live'],
+  ['/rides', 'ops.nav.rides'],
+  ['/users', 'ops.nav.users'],
+  ['/drivers', 'ops.nav.drivers'],
+  ['/deletions', 'ops.nav.deletions'],
+  ['/incidents', 'ops.nav.incidents'],
+  ['/complaints', 'ops.nav.complaints'],
+  ['/pricing', 'ops.nav.pricing'],
+  ['/compliance', 'ops.nav.compliance'],
+  ['/audit', 'ops.nav.audit'],
+  ['/settings', 'ops.nav.settings'],
+] as const satisfies ReadonlyArray<readonly [string, MessageKey]>;
 
-const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/incidents', '/complaints', '/pricing', '/compliance', '/audit'] as const;
+const ROUTES = ['/', '/rides', '/rides/:id', '/users', '/drivers', '/deletions', '/incidents', '/complaints', '/pricing', '/compliance', '/audit', '/settings'] as const;
 /** A ride's id as `/rides/:id` may name it. */
 const RIDE_ID = /^[1-9][0-9]{0,14}$/;
 
@@ -39,15 +44,16 @@ export function OpsApp() {
   const settings = useSettings();
   const session = useSession();
   const asked = useRoute();
+  useChosenLanguage();
   if (!session) {
     return (
       <AuthScreen
-        title="Ride — operator console"
-        intro="For operators: the service live, rides, accounts, driver approval, complaints, prices, their compliance and the audit trail."
+        title={t('ops.title')}
+        intro={t('ops.intro')}
         role="ADMIN"
         admits={(role) => role === 'ADMIN'}
-        refusal="This account is not an operator account."
-        signUpNote="Only e-mails listed in the service's ADMIN_EMAILS may sign up here. Whoever runs the service can also make an operator account with npm run create-admin -- --email you@example.com --password '…'."
+        refusal={t('ops.refusal')}
+        signUpNote={rich<VNode>('ops.signUpNote', { code: (chunks) => <code>{chunks}</code> })}
       />
     );
   }
@@ -56,7 +62,7 @@ export function OpsApp() {
   // A ride's page is under Rides in the navigation; a ride id that is no id leads home.
   const route = pattern === '/rides/:id' ? (rideId === null ? '/' : '/rides') : pattern;
   return (
-    <Shell title="Ride — operator console" route={route} links={LINKS} wide onSignOut={() => void api.client.signOut()}>
+    <Shell title={t('ops.title')} route={route} links={LINKS.map(([path, label]) => ({ route: path, label: t(label) }))} wide onSignOut={() => void api.client.signOut()}>
       <SignedInDesk route={route} />
       {route === '/' && <LiveScreen />}
       {route === '/rides' && (rideId !== null ? <RideScreen key={rideId} rideId={rideId} /> : <RidesScreen />)}
@@ -67,6 +73,7 @@ export function OpsApp() {
       {route === '/pricing' && <PricingScreen />}
       {route === '/compliance' && <ComplianceScreen />}
       {route === '/audit' && <AuditScreen />}
+      {route === '/settings' && <SettingsScreen />}
     </Shell>
   );
 }
@@ -78,7 +85,20 @@ function SignedInDesk({ route }: { route: string }) {
     <>
       <IncidentAlarm open={open} />
       {route === '/incidents' && <IncidentsScreen changed={changed} />}
-      {route === '/incidents' && <PushToggle what="SOS alerts" />}
+      {route === '/incidents' && <PushToggle what={t('ops.push.what')} />}
     </>
+  );
+}
+
+/** The operator's own settings: the console's language (settings.language; none means the browser's). */
+function SettingsScreen() {
+  return (
+    <section class="card stack" aria-labelledby="settings-title">
+      <h2 id="settings-title" class="flush">
+        {t('ops.settings.title')}
+      </h2>
+      <p class="muted flush">{t('ops.settings.languageNote')}</p>
+      <LanguagePicker />
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CancellationRule, PricingHistory, PricingRules, PricingVersion, WhatIfJob } from '../api/types.ts';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS } from '../ui/labels.ts';
@@ -14,36 +15,36 @@ type Stage = keyof PricingRules['cancellation'];
 // min above its max, a compliance profile's rules) and its answer is shown as it is.
 type Draft = Record<string, string>;
 
-/** Per ride type, two tables: the fare itself, then stops, waiting and the night window. */
-const FARE_COLUMNS: Record<string, { head: string; label: string }> = {
-  base: { head: 'Base', label: 'base fare' },
-  baseKm: { head: 'Base km', label: 'km the base covers' },
-  perKm: { head: 'Per km', label: 'per km' },
-  perMinute: { head: 'Per min', label: 'per minute' },
-  minimum: { head: 'Minimum', label: 'minimum fare' },
+/** Per ride type, two tables: the fare itself, then stops, waiting and the night window; each column its head and its inputs' label ({type} in it). */
+interface Column {
+  head: MessageKey;
+  label: MessageKey;
+  text?: true;
+}
+const FARE_COLUMNS: Record<string, Column> = {
+  base: { head: 'ops.pricing.column.base', label: 'ops.pricing.input.base' },
+  baseKm: { head: 'ops.pricing.column.baseKm', label: 'ops.pricing.input.baseKm' },
+  perKm: { head: 'ops.pricing.column.perKm', label: 'ops.pricing.input.perKm' },
+  perMinute: { head: 'ops.pricing.column.perMinute', label: 'ops.pricing.input.perMinute' },
+  minimum: { head: 'ops.pricing.column.minimum', label: 'ops.pricing.input.minimum' },
 };
-const EXTRA_COLUMNS: Record<string, { head: string; label: string; text?: true }> = {
-  perStop: { head: 'Stop', label: 'per stop' },
-  'waiting.freeMinutes': { head: 'Free wait', label: 'free waiting minutes' },
-  'waiting.perMinute': { head: 'Wait /min', label: 'waiting per minute' },
-  'night.start': { head: 'Night from', label: 'night from (HH:MM)', text: true },
-  'night.end': { head: 'Night to', label: 'night until (HH:MM)', text: true },
-  'night.multiplier': { head: 'Night ×', label: 'night multiplier' },
+const EXTRA_COLUMNS: Record<string, Column> = {
+  perStop: { head: 'ops.pricing.column.perStop', label: 'ops.pricing.input.perStop' },
+  'waiting.freeMinutes': { head: 'ops.pricing.column.freeWait', label: 'ops.pricing.input.freeWait' },
+  'waiting.perMinute': { head: 'ops.pricing.column.waitPerMinute', label: 'ops.pricing.input.waitPerMinute' },
+  'night.start': { head: 'ops.pricing.column.nightStart', label: 'ops.pricing.input.nightStart', text: true },
+  'night.end': { head: 'ops.pricing.column.nightEnd', label: 'ops.pricing.input.nightEnd', text: true },
+  'night.multiplier': { head: 'ops.pricing.column.nightMultiplier', label: 'ops.pricing.input.nightMultiplier' },
 };
-const CITY_FIELDS: Record<string, { label: string; hint: string }> = {
-  surgeFloor: { label: 'Surge floor', hint: 'The smallest surge multiplier a quote may carry.' },
-  surgeCap: { label: 'Surge cap', hint: 'The largest surge multiplier a quote may carry.' },
-  driverShare: { label: "Driver's share (0 to 1)", hint: "The share of a fare that is the driver's; tolls and parking pass through whole." },
-  'tollsAndParking.capPerRide': { label: 'Tolls and parking cap per ride (₹)', hint: 'What a driver may add to one ride, passed through at cost.' },
+const CITY_FIELDS: Record<string, { label: MessageKey; hint: MessageKey }> = {
+  surgeFloor: { label: 'ops.pricing.surgeFloor', hint: 'ops.pricing.surgeFloorHint' },
+  surgeCap: { label: 'ops.pricing.surgeCap', hint: 'ops.pricing.surgeCapHint' },
+  driverShare: { label: 'ops.pricing.driverShare', hint: 'ops.pricing.driverShareHint' },
+  'tollsAndParking.capPerRide': { label: 'ops.pricing.tollsCap', hint: 'ops.pricing.tollsCapHint' },
 };
-const RULE_LABELS: Record<keyof CancellationRule, string> = { share: 'share of the fare (0 to 1)', min: 'at least (₹)', max: 'at most (₹)' };
-const STAGE_LABELS: Record<Stage | 'driver', string> = {
-  ACCEPTED: 'Rider cancels, driver on the way (ACCEPTED)',
-  PICKED: 'Rider cancels, on board (PICKED)',
-  driver: 'Driver cancels an accepted ride (penalty)',
-};
+const RULES: ReadonlyArray<keyof CancellationRule> = ['share', 'min', 'max'];
+const STAGES: ReadonlyArray<Stage | 'driver'> = ['ACCEPTED', 'PICKED', 'driver'];
 const STAGE_PREFIX: Record<Stage | 'driver', string> = { ACCEPTED: 'cancellation.ACCEPTED', PICKED: 'cancellation.PICKED', driver: 'driverCancellation' };
-const STAGE_SHORT: Record<Stage | 'driver', string> = { ACCEPTED: 'On the way', PICKED: 'On board', driver: 'Driver penalty' };
 /** Fields kept as text, not numbers. */
 const TEXT_FIELDS = /\.(start|end)$|^compliance$|^validCancellationReasons$/;
 
@@ -98,7 +99,7 @@ export function PricingScreen() {
 
   return (
     <section class="stack" aria-labelledby="pricing-title">
-      <h2 id="pricing-title">Pricing</h2>
+      <h2 id="pricing-title">{t('ops.pricing.title')}</h2>
       <ErrorNotice message={load.error} />
       {history && draft && (
         <form
@@ -110,53 +111,54 @@ export function PricingScreen() {
           }}
         >
           <h3 id="pricing-form-title" class="flush">
-            New version (now in force: version {history.current.version})
+            {t('ops.pricing.newVersion', { version: history.current.version })}
           </h3>
-          <FareTable caption="Fare table in rupees, per ride type" columns={FARE_COLUMNS} draft={draft} onInput={set} />
-          <FareTable caption="Per stop, waiting at the pickup (free minutes, then per minute) and the night window (SERVICE_TIMEZONE), per ride type" columns={EXTRA_COLUMNS} draft={draft} onInput={set} />
+          <FareTable caption={t('ops.pricing.fareCaption')} columns={FARE_COLUMNS} draft={draft} onInput={set} />
+          <FareTable caption={t('ops.pricing.extraCaption')} columns={EXTRA_COLUMNS} draft={draft} onInput={set} />
           <div class="toolbar">
             {Object.entries(CITY_FIELDS).map(([path, { label, hint }]) => (
-              <Field key={path} label={label} hint={hint}>
+              <Field key={path} label={t(label)} hint={t(hint)}>
                 <input type="number" step="any" required name={path} value={draft[path]} onInput={(event) => set(path, event.currentTarget.value)} />
               </Field>
             ))}
           </div>
-          {keysOf(STAGE_LABELS).map((stage) => (
+          {STAGES.map((stage) => (
             <fieldset key={stage} class="bare stack">
               <legend>
-                <strong>{stage === 'driver' ? STAGE_LABELS[stage] : `Cancellation fee: ${STAGE_LABELS[stage]}`}</strong>
+                <strong>{stage === 'driver' ? t('ops.pricing.stage.driver') : t('ops.pricing.stageFee', { stage: t(`ops.pricing.stage.${stage}`) })}</strong>
               </legend>
               <div class="toolbar">
-                {keysOf(RULE_LABELS).map((key) => (
-                  <Field key={key} label={`${STAGE_SHORT[stage]}: ${RULE_LABELS[key]}`}>
+                {RULES.map((key) => (
+                  <Field key={key} label={t(`ops.pricing.rule.${key}`, { stage: t(`ops.pricing.short.${stage}`) })}>
                     <input type="number" step="any" required value={draft[`${STAGE_PREFIX[stage]}.${key}`]} onInput={(event) => set(`${STAGE_PREFIX[stage]}.${key}`, event.currentTarget.value)} />
                   </Field>
                 ))}
               </div>
             </fieldset>
           ))}
-          <Field label="Valid cancellation reasons" hint="One a line: a cancellation giving one of these waives the rider's fee and the driver's penalty.">
+          <Field label={t('ops.pricing.reasons')} hint={t('ops.pricing.reasonsHint')}>
             <textarea name="validCancellationReasons" rows={3} value={draft.validCancellationReasons} onInput={(event) => set('validCancellationReasons', event.currentTarget.value)} />
           </Field>
-          <Field label="Compliance profile" hint="A version naming a profile cannot be saved while it breaks one of its rules.">
+          <Field label={t('ops.pricing.compliance')} hint={t('ops.pricing.complianceHint')}>
             <select name="compliance" value={draft.compliance} onChange={(event) => set('compliance', event.currentTarget.value)}>
-              <option value="">None</option>
-              <option value="IN-MVAG-2025">IN-MVAG-2025 (India, Motor Vehicle Aggregator Guidelines 2025)</option>
+              <option value="">{t('ops.pricing.complianceNone')}</option>
+              <option value="IN-MVAG-2025">{t('ops.pricing.complianceMvag')}</option>
             </select>
           </Field>
           {replay && (
             <label class="row">
-              <input type="checkbox" checked={cite} onChange={(event) => setCite(event.currentTarget.checked)} /> Cite the what-if replay of {dateTimeOf(replay.from)} to {dateTimeOf(replay.to)} in this version's audit entry
+              <input type="checkbox" checked={cite} onChange={(event) => setCite(event.currentTarget.checked)} />{' '}
+              {t('ops.pricing.cite', { from: dateTimeOf(replay.from), to: dateTimeOf(replay.to) })}
             </label>
           )}
           <ErrorNotice message={save.error} />
-          {saved && <Notice>Version {saved.version} saved: every instance quotes it within a second.</Notice>}
+          {saved && <Notice>{t('ops.pricing.saved', { version: saved.version })}</Notice>}
           <div class="row">
             <button type="submit" disabled={save.busy}>
-              {save.busy ? 'Saving…' : 'Save as a new version'}
+              {save.busy ? t('ops.pricing.saving') : t('ops.pricing.save')}
             </button>
             <button type="button" class="secondary" onClick={() => setDraft(draftOf(history.current))}>
-              Undo my changes
+              {t('ops.pricing.undo')}
             </button>
           </div>
         </form>
@@ -170,28 +172,30 @@ export function PricingScreen() {
 function Versions({ history, onCopy }: { history: PricingHistory; onCopy: (version: PricingVersion) => void }) {
   return (
     <div class="card stack">
-      <h3 class="flush">Versions</h3>
-      <ul class="list" aria-label="Pricing versions, newest first">
+      <h3 class="flush">{t('ops.pricing.versions')}</h3>
+      <ul class="list" aria-label={t('ops.pricing.versionsAria')}>
         {history.versions.map((version) => (
           <li key={version.version} class="stack" data-version={version.version}>
             <div class="row spread">
-              <strong>
-                Version {version.version}
-                {version.version === history.current.version && ' (in force)'}
-              </strong>
+              <strong>{t(version.version === history.current.version ? 'ops.pricing.inForce' : 'ops.pricing.version', { version: version.version })}</strong>
               <span class="muted">
-                {dateTimeOf(version.createdAt)} · {version.createdBy === null ? 'first prices' : `operator ${version.createdBy}`}
+                {dateTimeOf(version.createdAt)} · {version.createdBy === null ? t('ops.pricing.firstPrices') : t('ops.pricing.byOperator', { id: version.createdBy })}
               </span>
             </div>
             <span class="muted">
-              {keysOf(RIDE_TYPE_LABELS)
-                .map((type) => `${RIDE_TYPE_LABELS[type]} ${money(version.fares[type].base)} + ${money(version.fares[type].perKm)}/km`)
-                .join(' · ')}{' '}
-              · surge ×{version.surgeFloor}–×{version.surgeCap} · driver {Math.round(version.driverShare * 100)} %{version.compliance ? ` · ${version.compliance}` : ''}
+              {t('ops.pricing.summary', {
+                fares: keysOf(RIDE_TYPE_LABELS)
+                  .map((type) => t('ops.pricing.typeFare', { type: RIDE_TYPE_LABELS[type], base: money(version.fares[type].base), perKm: money(version.fares[type].perKm) }))
+                  .join(' · '),
+                floor: version.surgeFloor,
+                cap: version.surgeCap,
+                share: Math.round(version.driverShare * 100),
+              })}
+              {version.compliance ? ` · ${version.compliance}` : ''}
             </span>
             {version.version !== history.current.version && (
               <button type="button" class="secondary" onClick={() => onCopy(version)}>
-                Copy version {version.version} into the form
+                {t('ops.pricing.copy', { version: version.version })}
               </button>
             )}
           </li>
@@ -202,16 +206,16 @@ function Versions({ history, onCopy }: { history: PricingHistory; onCopy: (versi
 }
 
 /** One row per ride type, one input per column (a path under `fares.<type>`). */
-function FareTable({ caption, columns, draft, onInput }: { caption: string; columns: Record<string, { head: string; label: string; text?: true }>; draft: Draft; onInput: (path: string, value: string) => void }) {
+function FareTable({ caption, columns, draft, onInput }: { caption: string; columns: Record<string, Column>; draft: Draft; onInput: (path: string, value: string) => void }) {
   return (
     <table class="fares">
       <caption class="visually-hidden">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Type</th>
+          <th scope="col">{t('ops.pricing.type')}</th>
           {Object.entries(columns).map(([key, { head }]) => (
             <th key={key} scope="col">
-              {head}
+              {t(head)}
             </th>
           ))}
         </tr>
@@ -227,7 +231,7 @@ function FareTable({ caption, columns, draft, onInput }: { caption: string; colu
                     type="text"
                     pattern="[0-2][0-9]:[0-5][0-9]"
                     required
-                    aria-label={`${RIDE_TYPE_LABELS[type]} ${label}`}
+                    aria-label={t(label, { type: RIDE_TYPE_LABELS[type] })}
                     value={draft[`fares.${type}.${key}`]}
                     onInput={(event) => onInput(`fares.${type}.${key}`, event.currentTarget.value)}
                   />
@@ -236,7 +240,7 @@ function FareTable({ caption, columns, draft, onInput }: { caption: string; colu
                     type="number"
                     step="any"
                     required
-                    aria-label={`${RIDE_TYPE_LABELS[type]} ${label}`}
+                    aria-label={t(label, { type: RIDE_TYPE_LABELS[type] })}
                     value={draft[`fares.${type}.${key}`]}
                     onInput={(event) => onInput(`fares.${type}.${key}`, event.currentTarget.value)}
                   />

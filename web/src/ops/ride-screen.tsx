@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AdminRide, RideStatus } from '../api/types.ts';
+import type { AdminRide, PaymentMode, RideStatus } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { ErrorNotice, Facts, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf, km, minutes, money } from '../ui/format.ts';
-import { RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
+import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
 import { useAction } from '../ui/use-action.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { describeEvent } from './timeline.ts';
@@ -23,8 +24,8 @@ export function RideScreen({ rideId }: { rideId: number }) {
   return (
     <section class="stack" aria-labelledby="ride-title">
       <div class="row spread">
-        <h2 id="ride-title">Ride {rideId}</h2>
-        <a href="#/rides">All rides</a>
+        <h2 id="ride-title">{t('ops.rideLink', { id: rideId })}</h2>
+        <a href="#/rides">{t('ops.ride.all')}</a>
       </div>
       <ErrorNotice message={load.error} />
       {done && <Notice>{done}</Notice>}
@@ -33,31 +34,46 @@ export function RideScreen({ rideId }: { rideId: number }) {
           <div class="card stack">
             <Facts
               items={[
-                ['Status', `${ride.status} · ${STATUS_LABELS[ride.status]}`],
-                ['Rider', `${ride.riderName ?? ''} (${ride.riderId})`],
-                ['Driver', ride.driverId === null ? 'none yet' : `${ride.driverName ?? ''} (${ride.driverId})`],
-                ['Trip', `${ride.pickupLocation ?? 'pinned point'} → ${ride.dropLocation ?? 'pinned point'}`],
-                ['Type', `${RIDE_TYPE_LABELS[ride.rideType]} · ${km(ride.distanceKm)} · ${minutes(ride.durationMinutes)}`],
-                ['Fare', `${money(ride.fare)}${ride.surgeMultiplier > 1 ? ` (surge ×${ride.surgeMultiplier})` : ''}`],
-                ['Payment', `${ride.paymentMode} · ${ride.paymentStatus ?? 'not paid'}`],
-                ['Refunded', money(ride.refundedAmountInInr)],
-                ['Booked', dateTimeOf(ride.createdAt)],
-                ...(ride.scheduledAt ? ([['Pickup booked for', dateTimeOf(ride.scheduledAt)]] as Array<[string, string]>) : []),
+                [
+                  t('ops.ride.status'),
+                  <>
+                    {STATUS_LABELS[ride.status]} (<code>{ride.status}</code>)
+                  </>,
+                ],
+                [t('ops.ride.rider'), t('ops.driverNamed', { name: ride.riderName ?? '', id: ride.riderId })],
+                [t('ops.ride.driver'), ride.driverId === null ? t('ops.ride.noDriver') : t('ops.driverNamed', { name: ride.driverName ?? '', id: ride.driverId })],
+                [t('ops.ride.trip'), `${ride.pickupLocation ?? t('common.aPinnedPoint')} → ${ride.dropLocation ?? t('common.aPinnedPoint')}`],
+                [t('ops.ride.type'), `${RIDE_TYPE_LABELS[ride.rideType]} · ${km(ride.distanceKm)} · ${minutes(ride.durationMinutes)}`],
+                [t('ops.ride.fare'), ride.surgeMultiplier > 1 ? t('ops.ride.surge', { fare: money(ride.fare), multiplier: ride.surgeMultiplier }) : money(ride.fare)],
+                [
+                  t('ops.ride.payment'),
+                  <>
+                    {PAYMENT_MODE_LABELS[ride.paymentMode as PaymentMode] ?? ride.paymentMode} · {ride.paymentStatus ? <code>{ride.paymentStatus}</code> : t('ops.ride.notPaid')}
+                  </>,
+                ],
+                [t('ops.ride.refunded'), money(ride.refundedAmountInInr)],
+                [t('ops.ride.booked'), dateTimeOf(ride.createdAt)],
+                ...(ride.scheduledAt ? ([[t('ops.ride.pickupFor'), dateTimeOf(ride.scheduledAt)]] as Array<[string, string]>) : []),
                 ...(ride.destinationChanges ?? []).map((change, i): [string, string] => [
-                  `Destination change ${i + 1}`,
-                  `to ${change.dropLocation ?? 'a pinned point'} at ${dateTimeOf(change.confirmedAt)}: ${money(change.previousFare)} → ${money(change.fare)}`,
+                  t('ops.ride.destinationChange', { n: i + 1 }),
+                  t('ops.ride.destinationTo', {
+                    place: change.dropLocation ?? t('ops.ride.aPinnedPoint'),
+                    time: dateTimeOf(change.confirmedAt),
+                    before: money(change.previousFare),
+                    after: money(change.fare),
+                  }),
                 ]),
               ]}
             />
             {!FINISHED.has(ride.status) && (
               <button type="button" class="danger" onClick={() => setCancelling(true)}>
-                Cancel ride
+                {t('ops.ride.cancel')}
               </button>
             )}
           </div>
           <StopList ride={ride} />
           <div class="card stack">
-            <h3 class="flush">Timeline</h3>
+            <h3 class="flush">{t('ops.ride.timeline')}</h3>
             <ol class="timeline">
               {ride.timeline.map((entry, index) => (
                 <li key={index}>
@@ -79,20 +95,20 @@ export function RideScreen({ rideId }: { rideId: number }) {
       )}
       {cancelling && ride && (
         <ConfirmDialog
-          title={`Cancel ride ${ride.id}?`}
-          confirmLabel="Cancel the ride"
-          reasonLabel="Reason"
-          reasonHint="The rider and the driver read it. The rider pays no fee; an online payment is refunded."
+          title={t('ops.ride.cancelTitle', { id: ride.id })}
+          confirmLabel={t('ops.ride.cancelConfirm')}
+          reasonLabel={t('ops.reason')}
+          reasonHint={t('ops.ride.cancelHint')}
           danger
           onConfirm={async (reason) => {
             await api.admin.cancelRide(ride.id, { reason });
-            setDone(`Ride ${ride.id} cancelled.`);
+            setDone(t('ops.ride.cancelled', { id: ride.id }));
             await load.run();
           }}
           onClose={() => setCancelling(false)}
         >
           <p class="flush">
-            {ride.status} ride of {ride.riderName ?? `rider ${ride.riderId}`}, {money(ride.fare)}.
+            {t('ops.ride.cancelWhat', { status: STATUS_LABELS[ride.status], rider: ride.riderName ?? t('ops.ride.riderNumber', { id: ride.riderId }), fare: money(ride.fare) })}
           </p>
         </ConfirmDialog>
       )}
@@ -109,7 +125,7 @@ function RefundForm({ rideId, onRefunded }: { rideId: number; onRefunded: (text:
     const result = await api.admin.refund(rideId, { amountInInr: Number(amount), reason: reason.trim() });
     setAmount('');
     setReason('');
-    onRefunded(`Refund of ${money(Number(amount))} asked for; ${money(result.refundedAmountInInr)} refunded for this ride so far.`);
+    onRefunded(t('ops.refund.done', { amount: money(Number(amount)), total: money(result.refundedAmountInInr) }));
   });
   return (
     <form
@@ -121,20 +137,20 @@ function RefundForm({ rideId, onRefunded }: { rideId: number; onRefunded: (text:
       }}
     >
       <h3 id="refund-title" class="flush">
-        Refund
+        {t('ops.refund.title')}
       </h3>
-      <p class="muted flush">Through the payment provider, out of what the rider paid online for this ride.</p>
+      <p class="muted flush">{t('ops.refund.note')}</p>
       <div class="toolbar">
-        <Field label="Amount in rupees">
+        <Field label={t('ops.refund.amount')}>
           <input name="amount" type="number" min={1} step={1} required value={amount} onInput={(event) => setAmount(event.currentTarget.value)} />
         </Field>
-        <Field label="Reason for the refund">
+        <Field label={t('ops.refund.reason')}>
           <input name="refund-reason" required value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
         </Field>
       </div>
       <ErrorNotice message={refund.error} />
       <button type="submit" disabled={refund.busy}>
-        {refund.busy ? 'Refunding…' : 'Refund'}
+        {refund.busy ? t('ops.refund.refunding') : t('ops.refund.title')}
       </button>
     </form>
   );

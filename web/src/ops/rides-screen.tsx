@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AdminRidesQuery, Ride, RideStatus } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf, money } from '../ui/format.ts';
 import { keysOf, RIDE_TYPE_LABELS, STATUS_LABELS } from '../ui/labels.ts';
@@ -34,41 +35,41 @@ export function RidesScreen() {
   const change = (patch: Partial<Form>) => setForm({ ...form, ...patch });
   return (
     <section class="stack" aria-labelledby="rides-title">
-      <h2 id="rides-title">Rides</h2>
+      <h2 id="rides-title">{t('ops.rides.title')}</h2>
       <form
         class="card stack"
-        aria-label="Find rides"
+        aria-label={t('ops.rides.find')}
         onSubmit={(event) => {
           event.preventDefault();
           setFilters(filtersOf(form));
         }}
       >
         <div class="toolbar">
-          <Field label="Status">
+          <Field label={t('ops.rides.status')}>
             <select name="status" value={form.status} onChange={(event) => change({ status: event.currentTarget.value as Form['status'] })}>
-              <option value="">Any</option>
+              <option value="">{t('ops.any')}</option>
               {keysOf(STATUS_LABELS).map((status) => (
                 <option key={status} value={status}>
-                  {status} · {STATUS_LABELS[status]}
+                  {STATUS_LABELS[status]}
                 </option>
               ))}
             </select>
           </Field>
-          <Field label="Rider id">
+          <Field label={t('ops.rides.riderId')}>
             <input name="riderId" inputMode="numeric" pattern="[1-9][0-9]*" value={form.riderId} onInput={(event) => change({ riderId: event.currentTarget.value })} />
           </Field>
-          <Field label="Driver id">
+          <Field label={t('ops.rides.driverId')}>
             <input name="driverId" inputMode="numeric" pattern="[1-9][0-9]*" value={form.driverId} onInput={(event) => change({ driverId: event.currentTarget.value })} />
           </Field>
-          <Field label="Booked from">
+          <Field label={t('ops.rides.from')}>
             <input type="datetime-local" name="from" value={form.from} onInput={(event) => change({ from: event.currentTarget.value })} />
           </Field>
-          <Field label="Booked before">
+          <Field label={t('ops.rides.to')}>
             <input type="datetime-local" name="to" value={form.to} onInput={(event) => change({ to: event.currentTarget.value })} />
           </Field>
         </div>
         <div class="row">
-          <button type="submit">Search</button>
+          <button type="submit">{t('ops.search')}</button>
           <button
             type="button"
             class="secondary"
@@ -77,18 +78,18 @@ export function RidesScreen() {
               setFilters({});
             }}
           >
-            Clear
+            {t('ops.rides.clear')}
           </button>
         </div>
       </form>
       <ErrorNotice message={rides.load.error} />
-      {rides.items?.length === 0 && <p class="muted">No ride matches.</p>}
-      <ul class="list" aria-label="Rides found">
+      {rides.items?.length === 0 && <p class="muted">{t('ops.rides.none')}</p>}
+      <ul class="list" aria-label={t('ops.rides.found')}>
         {rides.items?.map((ride) => <RideItem key={ride.id} ride={ride} />)}
       </ul>
       {rides.cursor && (
         <button type="button" class="secondary" disabled={rides.load.busy} onClick={() => void rides.load.run(rides.cursor!)}>
-          Show older rides
+          {t('ops.rides.older')}
         </button>
       )}
     </section>
@@ -100,18 +101,19 @@ function RideItem({ ride }: { ride: Ride }) {
     <li class="card stack">
       <div class="row spread">
         <a href={`#/rides/${ride.id}`}>
-          <strong>Ride {ride.id}</strong>
+          <strong>{t('ops.rideLink', { id: ride.id })}</strong>
         </a>
         <span>
           {STATUS_LABELS[ride.status]} · <strong>{money(ride.fare)}</strong>
         </span>
       </div>
       <span>
-        {ride.pickupLocation ?? 'Pinned point'} → {ride.dropLocation ?? 'pinned point'}
+        {ride.pickupLocation ?? t('common.pinnedPoint')} → {ride.dropLocation ?? t('common.aPinnedPoint')}
       </span>
-      {ride.scheduledAt && <span data-testid="scheduled-at">Booked ahead for {dateTimeOf(ride.scheduledAt)}</span>}
+      {ride.scheduledAt && <span data-testid="scheduled-at">{t('ops.rides.aheadFor', { time: dateTimeOf(ride.scheduledAt) })}</span>}
       <span class="muted">
-        {dateTimeOf(ride.createdAt)} · {RIDE_TYPE_LABELS[ride.rideType]} · rider {ride.riderName ?? ''} ({ride.riderId}){ride.driverId !== null && ` · driver ${ride.driverId}`}
+        {dateTimeOf(ride.createdAt)} · {RIDE_TYPE_LABELS[ride.rideType]} · {t('ops.rides.rider', { name: ride.riderName ?? '', id: ride.riderId })}
+        {ride.driverId !== null && ` · ${t('ops.rides.driver', { id: ride.driverId })}`}
       </span>
     </li>
   );

@@ -1,39 +1,63 @@
-import type { TimelineEntry } from '../api/types.ts';
+import type { PaymentMode, TimelineEntry } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { money } from '../ui/format.ts';
-import { RIDE_TYPE_LABELS } from '../ui/labels.ts';
-import { COMPLAINT_CATEGORY_LABELS } from './ops-labels.ts';
+import { PAYMENT_MODE_LABELS, RIDE_TYPE_LABELS } from '../ui/labels.ts';
+import { COMPLAINT_CATEGORY_LABELS, PARTY_LABELS } from './ops-labels.ts';
 
-const km = (value: number | null) => (value === null ? '' : ` ${value.toFixed(1)} km from the pickup`);
+const distance = (value: number | null) => (value === null ? '' : t('ops.event.distance', { km: value.toFixed(1) }));
 
 /** Who took a step, when an operator took it for the rider or driver. */
-const byOperator = (operator: number | null) => (operator === null ? '' : `, by operator ${operator}`);
+const byOperator = (operator: number | null) => (operator === null ? '' : t('ops.event.byOperator', { id: operator }));
+
+/** A payment mode in words; one the apps do not know yet as the API names it. */
+const modeOf = (mode: string) => PAYMENT_MODE_LABELS[mode as PaymentMode] ?? mode;
+
+/** For a message's select: whether an optional part is there. */
+const has = (value: unknown) => (value === null || value === undefined || value === '' ? 'no' : 'yes');
 
 /** One event of a ride's timeline in words; a new event type on the server is a type error here until it has them. */
 export function describeEvent(entry: TimelineEntry): string {
   switch (entry.event) {
     case 'booked':
-      return `Booked by rider ${entry.riderId}: ${RIDE_TYPE_LABELS[entry.rideType]}, ${money(entry.fare)} (pricing version ${entry.pricingVersion})`;
-    case 'offered':
-      return `Offered to driver ${entry.driverId},${km(entry.pickupDistanceKm)}: ${entry.outcome}${entry.declineReason ? ` (“${entry.declineReason}”)` : ''}`;
+      return t('ops.event.booked', { rider: entry.riderId, type: RIDE_TYPE_LABELS[entry.rideType], fare: money(entry.fare), version: entry.pricingVersion });
+    case 'offered': {
+      const values = { driver: entry.driverId, distance: distance(entry.pickupDistanceKm), outcome: t(`ops.event.outcome.${entry.outcome}`) };
+      return entry.declineReason ? t('ops.event.offeredBecause', { ...values, reason: entry.declineReason }) : t('ops.event.offered', values);
+    }
     case 'no_driver_found':
-      return 'The rider was told no driver was found; the request stayed open';
+      return t('ops.event.noDriver');
     case 'accepted':
-      return `Accepted by driver ${entry.driverId}${entry.pickupDistanceKm === null ? '' : `,${km(entry.pickupDistanceKm)}`}${byOperator(entry.requestedBy)}`;
+      return t('ops.event.accepted', { driver: entry.driverId, distance: distance(entry.pickupDistanceKm), operator: byOperator(entry.requestedBy) });
     case 'picked_up':
-      return `Rider picked up${byOperator(entry.requestedBy)}`;
+      return t('ops.event.pickedUp', { operator: byOperator(entry.requestedBy) });
     case 'positions':
-      return `Driver's last recorded position: ${entry.lat.toFixed(5)}, ${entry.lon.toFixed(5)}`;
+      return t('ops.event.positions', { lat: entry.lat.toFixed(5), lon: entry.lon.toFixed(5) });
     case 'completed':
-      return `Completed: ${money(entry.fare)}, ${entry.paymentMode}${byOperator(entry.requestedBy)}`;
+      return t('ops.event.completed', { fare: money(entry.fare), payment: modeOf(entry.paymentMode), operator: byOperator(entry.requestedBy) });
     case 'cancelled':
-      return `Cancelled by the ${entry.by}${entry.requestedBy === null ? '' : ` (operator ${entry.requestedBy})`}${entry.reason ? ` (“${entry.reason}”)` : ''}${entry.fee ? `, fee ${money(entry.fee)}` : ', no fee'}`;
+      return t('ops.event.cancelled', {
+        by: PARTY_LABELS[entry.by],
+        byOperator: has(entry.requestedBy),
+        operator: entry.requestedBy ?? '',
+        hasReason: has(entry.reason),
+        reason: entry.reason ?? '',
+        hasFee: entry.fee ? 'yes' : 'no',
+        fee: money(entry.fee ?? 0),
+      });
     case 'payment':
-      return `Online payment ${entry.status}: ${money(entry.amountInInr)}${entry.paymentMode ? ` by ${entry.paymentMode}` : ''}${entry.paymentId ? ` (${entry.paymentId})` : ''}`;
+      return t('ops.event.payment', {
+        status: entry.status,
+        amount: money(entry.amountInInr),
+        hasMode: has(entry.paymentMode),
+        mode: entry.paymentMode ? modeOf(entry.paymentMode) : '',
+        hasId: has(entry.paymentId),
+        id: entry.paymentId ?? '',
+      });
     case 'refund':
-      return `Refund ${entry.status}: ${money(entry.amountInInr)} (${entry.reason}${byOperator(entry.requestedBy)})`;
+      return t('ops.event.refund', { status: entry.status, amount: money(entry.amountInInr), reason: entry.reason, operator: byOperator(entry.requestedBy) });
     case 'complaint':
-      return `Complaint ${entry.complaintId} by the ${entry.party} (user ${entry.filedBy}): ${COMPLAINT_CATEGORY_LABELS[entry.category].toLowerCase()}`;
+      return t('ops.event.complaint', { id: entry.complaintId, party: PARTY_LABELS[entry.party], user: entry.filedBy, category: COMPLAINT_CATEGORY_LABELS[entry.category].toLowerCase() });
     case 'complaint_resolved':
-      return `Complaint ${entry.complaintId} resolved by operator ${entry.resolvedBy}`;
+      return t('ops.event.complaintResolved', { id: entry.complaintId, operator: entry.resolvedBy });
   }
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Account, AccountQuery, AccountStatus, Role } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { Choice, ErrorNotice, Field } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 
@@ -20,38 +21,38 @@ export function UsersScreen() {
   const change = (patch: Partial<typeof form>) => setForm({ ...form, ...patch });
   return (
     <section class="stack" aria-labelledby="users-title">
-      <h2 id="users-title">Accounts</h2>
+      <h2 id="users-title">{t('ops.users.title')}</h2>
       <form
         class="card stack"
-        aria-label="Find accounts"
+        aria-label={t('ops.users.find')}
         onSubmit={(event) => {
           event.preventDefault();
           setFilters({ q: form.q.trim() || undefined, role: form.role || undefined, status: form.status || undefined });
         }}
       >
         <div class="toolbar">
-          <Field label="Name or e-mail contains">
+          <Field label={t('ops.users.query')}>
             <input name="q" type="search" maxLength={100} value={form.q} onInput={(event) => change({ q: event.currentTarget.value })} />
           </Field>
-          <Field label="Role">
-            <Choice name="role" value={form.role} labels={ROLE_LABELS} any="Any" onChange={(value) => change({ role: value })} />
+          <Field label={t('ops.users.role')}>
+            <Choice name="role" value={form.role} labels={ROLE_LABELS} any={t('ops.any')} onChange={(value) => change({ role: value })} />
           </Field>
-          <Field label="Status">
-            <Choice name="status" value={form.status} labels={ACCOUNT_STATUS_LABELS} any="Any" onChange={(value) => change({ status: value })} />
+          <Field label={t('ops.users.status')}>
+            <Choice name="status" value={form.status} labels={ACCOUNT_STATUS_LABELS} any={t('ops.any')} onChange={(value) => change({ status: value })} />
           </Field>
         </div>
-        <button type="submit">Search</button>
+        <button type="submit">{t('ops.search')}</button>
       </form>
       <ErrorNotice message={accounts.load.error} />
-      {accounts.items?.length === 0 && <p class="muted">No account matches.</p>}
-      <ul class="list" aria-label="Accounts found">
+      {accounts.items?.length === 0 && <p class="muted">{t('ops.users.none')}</p>}
+      <ul class="list" aria-label={t('ops.users.found')}>
         {accounts.items?.map((account) => (
           <AccountItem key={account.id} account={account} onChanged={(next) => accounts.replace((item) => item.id === next.id, next)} />
         ))}
       </ul>
       {accounts.cursor && (
         <button type="button" class="secondary" disabled={accounts.load.busy} onClick={() => void accounts.load.run(accounts.cursor!)}>
-          Show older accounts
+          {t('ops.users.older')}
         </button>
       )}
       <AccountForm onCreated={() => void accounts.load.run()} />
@@ -69,9 +70,9 @@ export function AccountItem({ account, note, onChanged }: { account: Account; no
         <span class={`status-${account.status}`}>{ACCOUNT_STATUS_LABELS[account.status]}</span>
       </div>
       <span>
-        {account.email} · {ROLE_LABELS[account.role]} · since {dateTimeOf(account.createdAt)}
+        {t('ops.users.since', { email: account.email, role: ROLE_LABELS[account.role], time: dateTimeOf(account.createdAt) })}
       </span>
-      {account.statusReason && account.status === 'blocked' && <span class="muted">Blocked: {account.statusReason}</span>}
+      {account.statusReason && account.status === 'blocked' && <span class="muted">{t('ops.users.blockedBecause', { reason: account.statusReason })}</span>}
       {note && <span class="muted">{note}</span>}
       <AccountActions account={account} onChanged={onChanged} />
     </li>

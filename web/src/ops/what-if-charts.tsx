@@ -1,5 +1,6 @@
 import type { WhatIfJob } from '../api/types.ts';
-import { timeOf, dateTimeOf } from '../ui/format.ts';
+import { labelsOf, t, type MessageKey } from '../i18n/i18n.ts';
+import { count, dateTimeOf, minutes, money, percent, timeOf } from '../ui/format.ts';
 
 // Hour-by-hour charts of a what-if replay: small inline SVG, one line per column (actual, replayed as
 // was, candidate) told apart by dash as well as colour, each chart with its table for screen readers
@@ -7,19 +8,21 @@ import { timeOf, dateTimeOf } from '../ui/format.ts';
 
 export type Figures = NonNullable<WhatIfJob['totals']>['actual'];
 export type Column = 'actual' | 'asWas' | 'candidate';
-export const COLUMNS: Record<Column, string> = { actual: 'Actual', asWas: 'Replayed as was', candidate: 'Candidate' };
+export const COLUMNS = labelsOf('ops.whatIf.column.', ['actual', 'asWas', 'candidate'] as const satisfies readonly Column[]);
+
+const tenths = (value: number) => Math.round(value * 10) / 10;
 
 /** Each figure once: its label and how its value reads. */
-export const FIGURES: Record<keyof Figures, { label: string; show: (value: number) => string }> = {
-  requests: { label: 'Requests', show: String },
-  matchedShare: { label: 'Share matched', show: (value) => `${Math.round(value * 1000) / 10} %` },
-  pickupEtaMeanMinutes: { label: 'Pickup ETA, mean', show: (value) => `${Math.round(value * 10) / 10} min` },
-  pickupEtaP50Minutes: { label: 'Pickup ETA, median', show: (value) => `${Math.round(value * 10) / 10} min` },
-  pickupEtaP90Minutes: { label: 'Pickup ETA, 90th percentile', show: (value) => `${Math.round(value * 10) / 10} min` },
-  meanFare: { label: 'Mean fare', show: (value) => `₹${Math.round(value)}` },
-  surgedShare: { label: 'Share surged', show: (value) => `${Math.round(value * 1000) / 10} %` },
-  driverEarningsPerOnlineHour: { label: 'Driver earnings per online hour', show: (value) => `₹${Math.round(value)}` },
-  cancellations: { label: 'Cancellations', show: String },
+export const FIGURES: Record<keyof Figures, { label: MessageKey; show: (value: number) => string }> = {
+  requests: { label: 'ops.whatIf.figure.requests', show: count },
+  matchedShare: { label: 'ops.whatIf.figure.matchedShare', show: percent },
+  pickupEtaMeanMinutes: { label: 'ops.whatIf.figure.pickupEtaMeanMinutes', show: (value) => minutes(tenths(value)) },
+  pickupEtaP50Minutes: { label: 'ops.whatIf.figure.pickupEtaP50Minutes', show: (value) => minutes(tenths(value)) },
+  pickupEtaP90Minutes: { label: 'ops.whatIf.figure.pickupEtaP90Minutes', show: (value) => minutes(tenths(value)) },
+  meanFare: { label: 'ops.whatIf.figure.meanFare', show: (value) => money(Math.round(value)) },
+  surgedShare: { label: 'ops.whatIf.figure.surgedShare', show: percent },
+  driverEarningsPerOnlineHour: { label: 'ops.whatIf.figure.driverEarningsPerOnlineHour', show: (value) => money(Math.round(value)) },
+  cancellations: { label: 'ops.whatIf.figure.cancellations', show: count },
 };
 
 /** The figures charted hour by hour (decisions.md "What-if replay"). */
@@ -46,16 +49,16 @@ function pathOf(values: ReadonlyArray<number | null>, top: number): string {
 }
 
 export function HourChart({ figure, hours }: { figure: keyof Figures; hours: WhatIfJob['hours'] }) {
-  const { label } = FIGURES[figure];
+  const label = t(FIGURES[figure].label);
   const series = (Object.keys(COLUMNS) as Column[]).map((column) => ({ column, values: hours.map((hour) => hour[column][figure]) }));
   const top = Math.max(0, ...series.flatMap(({ values }) => values.filter((value): value is number => value !== null)));
   const id = `what-if-chart-${figure}`;
   return (
     <figure class="chart stack" aria-labelledby={id}>
       <figcaption id={id}>
-        <strong>{label}</strong> <span class="muted">hour by hour, up to {shown(figure, top)}</span>
+        <strong>{label}</strong> <span class="muted">{t('ops.chart.upTo', { top: shown(figure, top) })}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${label} hour by hour, one line each for actual, replayed as was and candidate (the table below gives the numbers)`}>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t('ops.chart.aria', { figure: label })}>
         <line class="axis" x1={PAD.left} x2={WIDTH - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
         {series.map(({ column, values }) => (
           <path key={column} class={`series ${column}`} d={pathOf(values, top)} data-series={column} />
@@ -66,10 +69,10 @@ export function HourChart({ figure, hours }: { figure: keyof Figures; hours: Wha
         <span>{hours.length > 1 && timeOf(hours[hours.length - 1].hour)}</span>
       </div>
       <details>
-        <summary>{label}: the table</summary>
+        <summary>{t('ops.chart.table', { figure: label })}</summary>
         <table class="figures">
-          <caption class="visually-hidden">{label} hour by hour</caption>
-          <ColumnHeads first="Hour" />
+          <caption class="visually-hidden">{t('ops.chart.caption', { figure: label })}</caption>
+          <ColumnHeads first={t('ops.whatIf.hour')} />
           <tbody>
             {hours.map((hour) => (
               <tr key={hour.hour}>
@@ -105,7 +108,7 @@ export function ColumnHeads({ first }: { first: string }) {
 /** Which line is which: the same stroke as the charts draw. */
 export function Legend() {
   return (
-    <ul class="legend row" aria-label="Lines of the charts">
+    <ul class="legend row" aria-label={t('ops.chart.legend')}>
       {(Object.keys(COLUMNS) as Column[]).map((column) => (
         <li key={column}>
           <svg viewBox="0 0 24 8" width="24" height="8" aria-hidden="true">

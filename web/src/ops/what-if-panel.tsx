@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PricingRules, WhatIfBody, WhatIfJob } from '../api/types.ts';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 import { ErrorNotice, Field, Notice } from '../ui/components.tsx';
 import { dateTimeOf } from '../ui/format.ts';
 import { useAction } from '../ui/use-action.ts';
@@ -11,11 +12,13 @@ import { CHARTED, ColumnHeads, COLUMNS, FIGURES, HourChart, Legend, shown, type 
 // three columns and the hour-by-hour charts. A finished replay can be cited when the version is saved.
 
 type Dispatch = NonNullable<WhatIfBody['dispatch']>;
-const DISPATCH_FIELDS: Record<Exclude<keyof Dispatch, 'mode'>, { label: string; min: number; max: number }> = {
-  batchMs: { label: 'Batch length (ms)', min: 50, max: 60_000 },
-  offerTtlSeconds: { label: 'Offer lasts (seconds)', min: 1, max: 600 },
-  maxSeconds: { label: 'Dispatch gives up after (seconds)', min: 10, max: 3_600 },
+const DISPATCH_FIELDS: Record<Exclude<keyof Dispatch, 'mode'>, { label: MessageKey; min: number; max: number }> = {
+  batchMs: { label: 'ops.whatIf.batchMs', min: 50, max: 60_000 },
+  offerTtlSeconds: { label: 'ops.whatIf.offerTtlSeconds', min: 1, max: 600 },
+  maxSeconds: { label: 'ops.whatIf.maxSeconds', min: 10, max: 3_600 },
 };
+/** A dispatch mode in words (the API's own names). */
+const modeName = (mode: string) => (mode === 'nearest' || mode === 'batched' ? t(`ops.whatIf.modeName.${mode}`) : mode);
 const POLL_MS = 1_000;
 const DAY_MS = 86_400_000;
 
@@ -51,51 +54,49 @@ export function WhatIfPanel({ candidate, onDone }: { candidate: PricingRules | n
       current = await api.admin.whatIfJob(current.id);
       if (mounted.current) setJob(current);
     }
-    if (current.status === 'failed') throw new Error(`The replay failed: ${current.error ?? 'no reason given'}`);
+    if (current.status === 'failed') throw new Error(t('ops.whatIf.failed', { reason: current.error ?? t('ops.whatIf.noReason') }));
     if (current.status === 'done') onDone(current);
   });
 
   return (
     <section class="card stack" aria-labelledby="what-if-title">
       <h3 id="what-if-title" class="flush">
-        What if: replay a period with these settings
+        {t('ops.whatIf.title')}
       </h3>
-      <p class="muted flush">
-        The period's requests and drivers are replayed twice through the service's own dispatch and pricing: as they ran, and with the candidate. Riders and drivers behave as fitted from the period.
-      </p>
+      <p class="muted flush">{t('ops.whatIf.note')}</p>
       <form
         class="stack"
-        aria-label="What-if replay"
+        aria-label={t('ops.whatIf.form')}
         onSubmit={(event) => {
           event.preventDefault();
           void run.run();
         }}
       >
         <div class="toolbar">
-          <Field label="From">
+          <Field label={t('ops.whatIf.from')}>
             <input type="datetime-local" required value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
           </Field>
-          <Field label="To">
+          <Field label={t('ops.whatIf.to')}>
             <input type="datetime-local" required value={to} onInput={(event) => setTo(event.currentTarget.value)} />
           </Field>
         </div>
         <label class="row">
-          <input type="checkbox" checked={tryPricing} onChange={(event) => setTryPricing(event.currentTarget.checked)} /> Try the pricing as edited above
+          <input type="checkbox" checked={tryPricing} onChange={(event) => setTryPricing(event.currentTarget.checked)} /> {t('ops.whatIf.tryPricing')}
         </label>
         <fieldset class="bare stack">
           <legend>
-            <strong>Dispatch settings to try</strong> <span class="muted">(empty: as the service runs now)</span>
+            <strong>{t('ops.whatIf.dispatch')}</strong> <span class="muted">{t('ops.whatIf.dispatchEmpty')}</span>
           </legend>
           <div class="toolbar">
-            <Field label="Dispatch mode">
+            <Field label={t('ops.whatIf.mode')}>
               <select value={dispatch.mode} onChange={(event) => setDispatch((d) => ({ ...d, mode: event.currentTarget.value }))}>
-                <option value="">As now</option>
-                <option value="nearest">Nearest driver</option>
-                <option value="batched">Batched</option>
+                <option value="">{t('ops.whatIf.modeNow')}</option>
+                <option value="nearest">{t('ops.whatIf.modeNearest')}</option>
+                <option value="batched">{t('ops.whatIf.modeBatched')}</option>
               </select>
             </Field>
             {(Object.keys(DISPATCH_FIELDS) as Array<keyof typeof DISPATCH_FIELDS>).map((key) => (
-              <Field key={key} label={DISPATCH_FIELDS[key].label}>
+              <Field key={key} label={t(DISPATCH_FIELDS[key].label)}>
                 <input type="number" min={DISPATCH_FIELDS[key].min} max={DISPATCH_FIELDS[key].max} step="1" value={dispatch[key] ?? ''} onInput={(event) => setDispatch((d) => ({ ...d, [key]: event.currentTarget.value }))} />
               </Field>
             ))}
@@ -104,7 +105,7 @@ export function WhatIfPanel({ candidate, onDone }: { candidate: PricingRules | n
         <ErrorNotice message={run.error} />
         <div class="row">
           <button type="submit" disabled={run.busy}>
-            {run.busy ? 'Replaying…' : 'Run the replay'}
+            {run.busy ? t('ops.whatIf.replaying') : t('ops.whatIf.run')}
           </button>
         </div>
       </form>
@@ -118,10 +119,8 @@ function Progress({ job }: { job: WhatIfJob }) {
   const percent = Math.round(job.progress * 100);
   return (
     <div class="stack">
-      <progress max={100} value={percent} aria-label="Replay progress" />
-      <Notice>
-        Replaying {job.inputs.requests} requests: {percent} % done.
-      </Notice>
+      <progress max={100} value={percent} aria-label={t('ops.whatIf.progress')} />
+      <Notice>{t('ops.whatIf.progressNote', { requests: job.inputs.requests, percent })}</Notice>
     </div>
   );
 }
@@ -131,16 +130,26 @@ function Results({ job, totals }: { job: WhatIfJob; totals: NonNullable<WhatIfJo
   return (
     <div class="stack" data-what-if={job.id}>
       <Notice>
-        Replayed {dateTimeOf(job.from)} to {dateTimeOf(job.to)}: {inputs.requests} requests, drivers from {inputs.samples} supply samples. As was: pricing version {inputs.asWasPricingVersion}, {inputs.asWasDispatch.mode} dispatch every {inputs.asWasDispatch.batchMs} ms. Candidate:{' '}
-        {inputs.candidatePricing ? 'the pricing as edited' : `pricing version ${inputs.asWasPricingVersion}`}, {inputs.candidateDispatch.mode} dispatch every {inputs.candidateDispatch.batchMs} ms.
+        {t('ops.whatIf.replayed', {
+          from: dateTimeOf(job.from),
+          to: dateTimeOf(job.to),
+          requests: inputs.requests,
+          samples: inputs.samples,
+          version: inputs.asWasPricingVersion,
+          mode: modeName(inputs.asWasDispatch.mode ?? '—'),
+          batchMs: inputs.asWasDispatch.batchMs ?? '—',
+          candidate: inputs.candidatePricing ? t('ops.whatIf.asEdited') : t('ops.whatIf.pricingVersion', { version: inputs.asWasPricingVersion }),
+          candidateMode: modeName(inputs.candidateDispatch.mode ?? '—'),
+          candidateBatchMs: inputs.candidateDispatch.batchMs ?? '—',
+        })}
       </Notice>
       <table class="figures">
-        <caption>The period in all</caption>
-        <ColumnHeads first="Figure" />
+        <caption>{t('ops.whatIf.total')}</caption>
+        <ColumnHeads first={t('ops.whatIf.figure')} />
         <tbody>
           {(Object.keys(FIGURES) as Array<keyof Figures>).map((figure) => (
             <tr key={figure} data-figure={figure}>
-              <th scope="row">{FIGURES[figure].label}</th>
+              <th scope="row">{t(FIGURES[figure].label)}</th>
               {(Object.keys(COLUMNS) as Column[]).map((column) => (
                 <td key={column} data-column={column}>
                   {shown(figure, totals[column][figure])}

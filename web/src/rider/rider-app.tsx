@@ -6,6 +6,7 @@ import { BookScreen } from './book-screen.tsx';
 import { HistoryScreen } from './history-screen.tsx';
 import { RideScreen } from './ride-screen.tsx';
 import { SettingsScreen } from './settings-screen.tsx';
+import { PushToggle } from '../ui/push-toggle.tsx';
 import { PhoneVerification } from '../ui/phone-verification.tsx';
 import { useApi, useSession } from '../ui/app-context.tsx';
 import { useRider } from './use-rider.ts';
@@ -51,6 +52,7 @@ function SignedIn() {
       {route === '/history' && <HistoryScreen />}
       {route === '/settings' && <SettingsScreen />}
       {route === '/settings' && <PhoneVerification />}
+      {route === '/settings' && <PushToggle what={t('push.riderWhat')} />}
       {route === '/notifications' && <NotificationsScreen notifications={notifications} />}
       {route === '/' && (ride ? <RideScreen ride={ride} driverAt={driverAt} onRide={show} onDone={() => show(null)} /> : <BookScreen onBooked={show} />)}
     </Shell>

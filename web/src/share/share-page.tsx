@@ -1,10 +1,11 @@
 import { useCallback, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.ts';
 import type { SharedTrip } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { MapView, type MapMarker } from '../map/map-view.tsx';
 import { useApi } from '../ui/app-context.tsx';
 import { Facts, Notice } from '../ui/components.tsx';
-import { timeOf } from '../ui/format.ts';
+import { minutes, timeOf } from '../ui/format.ts';
 import { usePolling } from '../ui/use-polling.ts';
 
 /** How often the page asks where the driver is: as often as a rider's app hears it is not needed here. */
@@ -12,19 +13,19 @@ const POLL_MS = 5000;
 
 /** What the page says of the trip, in one line. */
 function headline(trip: SharedTrip): string {
-  const driver = trip.driverFirstName ?? 'The driver';
-  const eta = trip.etaMinutes === null ? '' : ` — about ${trip.etaMinutes} min`;
+  const driver = trip.driverFirstName ?? t('sharePage.theDriver');
+  const eta = trip.etaMinutes === null ? '' : minutes(trip.etaMinutes);
   switch (trip.status) {
     case 'ACCEPTED':
-      return `${driver} is on the way to the pickup${eta}`;
+      return t(trip.etaMinutes === null ? 'sharePage.coming' : 'sharePage.comingIn', { driver, minutes: eta });
     case 'PICKED':
-      return `On the trip with ${driver}${eta === '' ? '' : `${eta} to the drop-off`}`;
+      return t(trip.etaMinutes === null ? 'sharePage.onTrip' : 'sharePage.onTripFor', { driver, minutes: eta });
     case 'COMPLETED':
-      return 'The trip has ended: arrived';
+      return t('sharePage.ended');
     case 'CANCELLED':
-      return 'The trip was cancelled';
+      return t('sharePage.cancelled');
     default:
-      return 'Waiting for a driver';
+      return t('sharePage.waiting');
   }
 }
 
@@ -47,29 +48,29 @@ export function SharePage({ token }: { token: string }) {
   }, [api, token, ended]);
   const polling = usePolling(load, POLL_MS);
 
-  const markers: MapMarker[] = trip?.position ? [{ id: 'driver', kind: 'driver', label: 'The driver', lat: trip.position.lat, lon: trip.position.lon }] : [];
+  const markers: MapMarker[] = trip?.position ? [{ id: 'driver', kind: 'driver', label: t('sharePage.theDriver'), lat: trip.position.lat, lon: trip.position.lon }] : [];
   return (
     <div class="shell">
       <header class="top">
-        <h1>Shared trip</h1>
+        <h1>{t('sharePage.title')}</h1>
       </header>
       <main class="share">
         {ended ? (
-          <Notice>This link has ended: the trip finished more than 30 minutes ago, or the rider stopped sharing it.</Notice>
+          <Notice>{t('sharePage.linkEnded')}</Notice>
         ) : trip === null ? (
-          polling.error ? <Notice kind="error">{polling.error}</Notice> : <Notice>Loading the trip…</Notice>
+          polling.error ? <Notice kind="error">{polling.error}</Notice> : <Notice>{t('sharePage.loading')}</Notice>
         ) : (
           <>
             <p class="share-headline" role="status">{headline(trip)}</p>
             <Facts
               items={[
-                ['Driver', trip.driverFirstName ?? '—'],
-                ['Vehicle', [trip.vehicleNumber, trip.vehicleModel].filter(Boolean).join(', ') || '—'],
-                ...(trip.position ? ([['Position at', timeOf(trip.position.at)]] as Array<[string, string]>) : []),
+                [t('sharePage.driver'), trip.driverFirstName ?? '—'],
+                [t('sharePage.vehicle'), [trip.vehicleNumber, trip.vehicleModel].filter(Boolean).join(', ') || '—'],
+                ...(trip.position ? ([[t('sharePage.positionAt'), timeOf(trip.position.at)]] as Array<[string, string]>) : []),
               ]}
             />
-            {polling.error && <Notice kind="warn">Could not refresh: {polling.error}</Notice>}
-            <MapView label="Where the driver is" markers={markers} />
+            {polling.error && <Notice kind="warn">{t('sharePage.refreshFailed', { error: polling.error })}</Notice>}
+            <MapView label={t('sharePage.mapLabel')} markers={markers} />
           </>
         )}
       </main>

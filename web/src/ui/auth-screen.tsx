@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Role } from '../api/types.ts';
 import { ErrorNotice, Field, Notice } from './components.tsx';
@@ -15,7 +16,7 @@ interface Props {
   /** What to say to an account this app does not admit. */
   refusal: string;
   /** Who may sign up here, when not everyone may (the console: ADMIN_EMAILS, or npm run create-admin). */
-  signUpNote?: string;
+  signUpNote?: ComponentChildren;
 }
 
 type Step = 'login' | 'signup' | 'code';

@@ -5,6 +5,8 @@ import { locale, t } from '../i18n/i18n.ts';
 
 interface Formats {
   rupees: Intl.NumberFormat;
+  count: Intl.NumberFormat;
+  percent: Intl.NumberFormat;
   clock: Intl.DateTimeFormat;
   clockWithSeconds: Intl.DateTimeFormat;
   dayAndTime: Intl.DateTimeFormat;
@@ -19,6 +21,8 @@ function formats(): Formats {
   if (!found) {
     found = {
       rupees: new Intl.NumberFormat(tag, { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }),
+      count: new Intl.NumberFormat(tag),
+      percent: new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 }),
       clock: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit' }),
       clockWithSeconds: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
       dayAndTime: new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
@@ -31,6 +35,12 @@ function formats(): Formats {
 
 /** ₹1,234 (paise shown only when there are any). */
 export const money = (inr: number): string => formats().rupees.format(inr).replace(/\.00$/, '');
+
+/** 12,34,567: a count as the language groups its digits. */
+export const count = (value: number): string => formats().count.format(value);
+
+/** 12.5%, from a share (0.125). */
+export const percent = (share: number): string => formats().percent.format(share);
 
 export const timeOf = (iso: string): string => formats().clock.format(new Date(iso));
 

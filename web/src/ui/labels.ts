@@ -6,7 +6,7 @@ import { labelsOf } from '../i18n/i18n.ts';
 // and get its message, before the apps compile.
 
 /** The list as given, which must name every value of K (in the order the apps show them). */
-const every =
+export const every =
   <K extends string>() =>
   <const L extends readonly K[]>(list: L & ([K] extends [L[number]] ? unknown : never)): L =>
     list;

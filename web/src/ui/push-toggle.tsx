@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentPushSubscription, pushSupported, subscribeThisBrowser } from '../api/web-push.ts';
+import { t } from '../i18n/i18n.ts';
 import { useApi } from './app-context.tsx';
 import { ErrorNotice, Notice } from './components.tsx';
 import { useAction } from './use-action.ts';
 
 /**
  * "Notify me when the app is closed": asks the browser's permission only when the user presses it,
- * then keeps this browser's push subscription on the server (docs/push.md). `what` says what comes.
+ * then keeps this browser's push subscription on the server (docs/push.md). `what` says what comes
+ * (in the app's language, fitting "Get … on this device").
  */
 export function PushToggle({ what }: { what: string }) {
   const api = useApi();
@@ -17,18 +19,18 @@ export function PushToggle({ what }: { what: string }) {
   }, []);
   const turnOn = useAction(async () => {
     const subscription = await subscribeThisBrowser((await api.push.key()).publicKey);
-    if (!subscription) return setNote('This browser has not installed the app yet; reload the page and try again.');
+    if (!subscription) return setNote(t('push.notInstalled'));
     setNote((await api.push.subscribe(subscription)).message);
     setState('on');
   });
   if (!pushSupported()) return null;
   return (
     <section class="card stack" aria-labelledby="push-title">
-      <h3 id="push-title">Notifications</h3>
-      <p class="flush">{state === 'on' ? `On: ${what} reach this device while the app is closed.` : `Get ${what} on this device while the app is closed.`}</p>
+      <h3 id="push-title">{t('push.title')}</h3>
+      <p class="flush">{t(state === 'on' ? 'push.on' : 'push.off', { what })}</p>
       {state !== 'on' && (
         <button type="button" class="secondary" disabled={turnOn.busy || state === 'unknown'} onClick={() => void turnOn.run()}>
-          Notify me when the app is closed
+          {t('push.turnOn')}
         </button>
       )}
       {note && <Notice>{note}</Notice>}
