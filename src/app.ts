@@ -229,7 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await replay.supply.stop();
     await dispatch.dispatcher.stop();
     await refundSender.stop();
-    push.deliveries.close();
+    await push.deliveries.close();
     safety.track.stop();
     stopDocumentSweeps();
     revocations.stop();

@@ -26,6 +26,8 @@ interface Browser {
   auth: Buffer;
   /** What this push service answers for the subscription (201, or 410 once it is gone). */
   status: number;
+  /** Answers for the next requests, in turn, before `status` again (`answerNext`). */
+  next: number[];
 }
 
 export class LocalPushService {
@@ -57,13 +59,18 @@ export class LocalPushService {
     ecdh.generateKeys();
     const auth = randomBytes(16);
     const id = randomBytes(12).toString('base64url');
-    this.#browsers.set(id, { ecdh, auth, status: 201 });
+    this.#browsers.set(id, { ecdh, auth, status: 201, next: [] });
     return { endpoint: `${this.origin}/push/${id}`, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
   }
 
   /** From now on the service answers 410 Gone for this subscription, as when the user revoked the permission. */
   expire(endpoint: string): void {
     this.#browsers.get(idOf(endpoint))!.status = 410;
+  }
+
+  /** The next requests for this subscription are answered with these statuses in turn (a push service busy for a moment: 503), then as before. */
+  answerNext(endpoint: string, ...statuses: number[]): void {
+    this.#browsers.get(idOf(endpoint))!.next.push(...statuses);
   }
 
   to(endpoint: string): Received[] {
@@ -95,8 +102,9 @@ export class LocalPushService {
     const vapid = checkVapid(String(request.headers.authorization ?? ''), this.origin);
     const payload = JSON.parse(decrypt(body, browser).toString('utf8')) as PushPayload;
     const header = (name: string) => (request.headers[name] === undefined ? undefined : String(request.headers[name]));
-    this.received.push({ subscription: id, payload, ttl, urgency: header('urgency'), topic: header('topic'), vapid, status: browser.status });
-    return browser.status;
+    const status = browser.next.shift() ?? browser.status;
+    this.received.push({ subscription: id, payload, ttl, urgency: header('urgency'), topic: header('topic'), vapid, status });
+    return status;
   }
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UserHub } from '../../events.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -21,9 +22,11 @@ export interface PushDeliveryLimits {
   maxQueued: number;
   /** Waits before the second, third… attempt after a 429, a 5xx or a network failure. */
   retryDelaysMs: readonly number[];
+  /** At shutdown, how long what is queued, in flight or due again may take to go, so a deploy loses none that can go in time. */
+  closeGraceMs: number;
 }
 
-export const DEFAULT_PUSH_LIMITS: PushDeliveryLimits = { concurrency: 8, maxQueued: 10_000, retryDelaysMs: [2_000, 10_000] };
+export const DEFAULT_PUSH_LIMITS: PushDeliveryLimits = { concurrency: 8, maxQueued: 10_000, retryDelaysMs: [2_000, 10_000], closeGraceMs: 5_000 };
 
 interface Job {
   userId: number;
@@ -78,7 +81,9 @@ export class PushDeliveries {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  close(): void {
+  /** Lets what is queued, in flight or due again go (up to `closeGraceMs`), then drops the rest and takes no more. */
+  async close(): Promise<void> {
+    await Promise.race([this.idle(), sleep(this.#limits.closeGraceMs, undefined, { ref: false })]);
     this.#closed = true;
     for (const timer of this.#retries) clearTimeout(timer);
     this.#retries.clear();
