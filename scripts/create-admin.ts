@@ -18,6 +18,7 @@ import { AuditTrail } from '../src/modules/admin/audit.ts';
 import { AuthService, authSettings } from '../src/modules/auth/auth.service.ts';
 import type { Actor } from '../src/platform/audit.ts';
 import { TokenService } from '../src/platform/auth/tokens.ts';
+import { Texts } from '../src/platform/i18n/texts.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { DomainEventDispatcher } from '../src/platform/domain-events.ts';
@@ -52,7 +53,7 @@ async function main(): Promise<number> {
   try {
     await database.migrate();
     // Built as app.ts builds it, so the account is made exactly as the service makes one.
-    const auth = new AuthService({ ...database, events: new DomainEventDispatcher(log) }, new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, systemClock), mailer, systemClock, authSettings(config));
+    const auth = new AuthService({ ...database, texts: new Texts(config.serviceTimezone), events: new DomainEventDispatcher(log) }, new TokenService(config.jwtSecret, config.accessTokenTtlSeconds, systemClock), mailer, systemClock, authSettings(config));
     const accounts = new AdminAccounts({ transactions: database.transactions, auth, audit: new AuditTrail({ db: database.db, clock: systemClock }) });
     const user = await accounts.create(SYSTEM_ACTOR, body);
     console.log(`Created ADMIN account ${user.id} (${user.email}); log in with POST /auth/login.`);

@@ -68,6 +68,7 @@ import { ReceiptSigner, receiptKeysRoutes } from './platform/receipt-signing.ts'
 import { RazorpayClient } from './platform/payment-provider.ts';
 import { rateLimit } from './platform/rate-limit.ts';
 import { createSmsSender } from './platform/sms.ts';
+import { Texts } from './platform/i18n/texts.ts';
 import { WebPushTransport } from './platform/push/push-transport.ts';
 import { exotelTelephony } from './platform/telephony.ts';
 import { ClientMessageRegistry } from './platform/realtime/client-messages.ts';
@@ -118,17 +119,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   tokens.onRevoked((userId) => streams.endFor(userId));
 
   // Services, each built on the ones before it: nothing reaches up, so there is no cycle.
-  const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log, events });
+  // The service's own texts (notifications, push messages, e-mails) in each reader's language.
+  const texts = new Texts(config.serviceTimezone);
+  const settings = await createSettings({ db, transactions, clock, events, bus });
+  const notifications = new NotificationsService({ db, transactions, clock, hub, log: app.log, texts, languages: settings, events });
   // The answers kept for a user's retries hold what they typed: an erasure drops them (platform/idempotency.ts owns the table).
   const idempotency = new IdempotencyKeys({ db, transactions, clock });
   events.inUnit('account.erasing', (tx, { userId }) => idempotency.eraseOf(tx, userId));
-  const auth = new AuthService({ db, transactions, events }, tokens, mailer, clock, authSettings(config));
+  const auth = new AuthService({ db, transactions, texts, events }, tokens, mailer, clock, authSettings(config));
   tokens.requireAccounts(auth);
   // Every instance refuses the tokens an account change ended, wherever it was made.
   const revocations = new TokenRevocationSync({ db, bus, revoked: tokens.revocations, clock, log: app.log });
   await revocations.start();
   await auth.demoteUnlistedAdmins();
-  const settings = createSettings({ db, transactions, clock, events });
   const pricing = new Pricing({ db, bus, clock, log: app.log }); // before drivers: documents check vehicle age under its compliance profile
   await pricing.start();
   const { drivers, profiles, documents, stop: stopDocumentSweeps } = createDrivers({
@@ -201,11 +204,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const complaints = createComplaints({ db, transactions, rides: rides.queries, notifications, clock, events });
   const operators = new Operators(db);
   const safety = await createSafety({
-    db, transactions, rides: rides.queries, clock, events, hub, users: auth, operators, settings, mailer, audit, metrics, log: app.log,
+    db, transactions, rides: rides.queries, clock, events, hub, users: auth, operators, settings, texts, mailer, audit, metrics, log: app.log,
     counters, sms: createSmsSender(config.smsUrl, app.log), secret: config.jwtSecret, resendCooldownSeconds: config.otpResendCooldownSeconds, telephony: config.telephony && exotelTelephony(config.telephony.url, config.telephony.callerId),
   });
   // Offers, ride changes and SOS alerts to apps that are closed (docs/push.md).
-  const push = createPush({ db, transactions, clock, push: config.push, events, hub, operators, transport: new WebPushTransport(config.push.vapid), log: app.log, metrics });
+  const push = createPush({ db, transactions, clock, push: config.push, events, hub, operators, texts, languages: settings, transport: new WebPushTransport(config.push.vapid), log: app.log, metrics });
   const replay = createReplay({
     db, transactions, clock, drivers, rides: rides.dispatch, retentionDays: config.replayRetentionDays, log: app.log, behaviour: { offers: dispatch.offers, rides: stats }, simulationSpeed: config.simulationSpeed,
     whatIf: { profiles, pricing, dispatch: config.dispatch, routing: config.routing, timeZone: config.serviceTimezone, simulationSpeed: config.simulationSpeed },

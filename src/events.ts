@@ -69,6 +69,8 @@ export type ServiceEvents = {
   'pricing.changed': { version: number };
   /** An account change ended the user's tokens below `version`: every instance refuses them from now on. */
   'tokens.revoked': { userId: number; version: number };
+  /** A user chose another language: every instance forgets the one it remembered for their texts. */
+  'language.changed': { userId: number };
   /** A ride was booked or an offer answered: the dispatcher may want to run a round now. */
   'dispatch.nudge': Record<string, never>;
 };

@@ -37,6 +37,7 @@ import * as supplySamples from './migrations/2026-11-29-51-supply-samples.ts';
 import * as offersCreatedAt from './migrations/2026-11-29-52-offers-created-at.ts';
 import * as userLanguage from './migrations/2026-11-30-11-user-language.ts';
 import * as pushSubscriptions from './migrations/2026-11-30-31-push-subscriptions.ts';
+import * as notificationTexts from './migrations/2026-11-30-41-notification-texts.ts';
 
 // Listed here rather than read from disk so the set is explicit; names sort by date.
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-52-offers-created-at': offersCreatedAt,
   '2026-11-30-11-user-language': userLanguage,
   '2026-11-30-31-push-subscriptions': pushSubscriptions,
+  '2026-11-30-41-notification-texts': notificationTexts,
 };
 
 /** Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock, so concurrent starts run it once. */

@@ -43,8 +43,8 @@ export class AdminDocuments {
       const changed = await this.#deps.documents.review(tx, driverId, kind, { status, reason, reviewedBy: actor.id });
       await this.#deps.notifications.record(tx, [
         reason === null
-          ? { userId: driverId, eventType: 'DOCUMENT_APPROVED', title: `Your ${kind} is approved`, message: `An operator approved your ${kind}, valid through ${changed.after.expiresOn}.` }
-          : { userId: driverId, eventType: 'DOCUMENT_REJECTED', title: `Your ${kind} was not approved`, message: `An operator did not approve your ${kind}. Reason: ${reason}. Upload it again.` },
+          ? { userId: driverId, eventType: 'DOCUMENT_APPROVED', text: { name: 'documentApproved', values: { kind, expiresOn: Date.parse(changed.after.expiresOn) } } }
+          : { userId: driverId, eventType: 'DOCUMENT_REJECTED', text: { name: 'documentRejected', values: { kind, reason } } },
       ]);
       await this.#deps.audit.record(tx, { actor, action: `document.${reason === null ? 'approve' : 'reject'}`, target: { type: 'driver', id: driverId }, ...changed });
       return changed.after;

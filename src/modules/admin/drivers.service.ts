@@ -56,6 +56,6 @@ export class AdminDrivers {
 
 function decisionNotice(driverId: number, approval: Approval, reason: string | null): NewNotification {
   return approval === 'approved'
-    ? { userId: driverId, eventType: 'DRIVER_APPROVED', title: 'You are approved to drive', message: 'An operator approved your vehicle profile: you can now take rides.' }
-    : { userId: driverId, eventType: 'DRIVER_REJECTED', title: 'Not approved to drive', message: `An operator did not approve your vehicle profile. Reason: ${reason ?? ''}` };
+    ? { userId: driverId, eventType: 'DRIVER_APPROVED', text: { name: 'driverApproved', values: {} } }
+    : { userId: driverId, eventType: 'DRIVER_REJECTED', text: { name: 'driverRejected', values: { reason: reason ?? '' } } };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../platform/errors.ts';
+import { languageOfHeader } from '../../platform/i18n/texts.ts';
 import { MessageResponse } from '../../platform/schemas.ts';
 import { LoginBody, RefreshBody, RequestOtpBody, RequestOtpResponse, SignupBody, TokenResponse } from './auth.schemas.ts';
 import type { AuthService } from './auth.service.ts';
@@ -18,7 +19,7 @@ export async function authRoutes(fastify: FastifyInstance, { service }: { servic
       body: RequestOtpBody,
       response: { 200: RequestOtpResponse, ...errorResponses(400, 429, 503) },
     },
-  }, async (request) => service.requestSignupOtp(request.body.name, request.body.email));
+  }, async (request) => service.requestSignupOtp(request.body.name, request.body.email, languageOfHeader(request.headers['accept-language'])));
 
   app.post('/signup', {
     config,

@@ -7,6 +7,7 @@ import { isRole, type AuthUser, type Role } from '../../platform/auth/roles.ts';
 import type { TokenService } from '../../platform/auth/tokens.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, conflict, forbidden, tooManyRequests, unauthorized, unavailable } from '../../platform/errors.ts';
+import type { Language, Texts } from '../../platform/i18n/texts.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import { AccountLifecycle, type LifecycleDependencies } from './account-lifecycle.ts';
 import * as repository from './auth.repository.ts';
@@ -66,12 +67,14 @@ export class AuthService {
   readonly #transactions: Transactions;
   readonly #tokens: TokenService;
   readonly #mailer: Mailer;
+  readonly #texts: Texts;
   readonly #clock: Clock;
   readonly #settings: AuthSettings;
 
-  constructor(storage: { db: Db; transactions: Transactions } & Pick<LifecycleDependencies, 'events'>, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
+  constructor(storage: { db: Db; transactions: Transactions; texts: Texts } & Pick<LifecycleDependencies, 'events'>, tokens: TokenService, mailer: Mailer, clock: Clock, settings: AuthSettings) {
     this.#db = storage.db;
     this.#transactions = storage.transactions;
+    this.#texts = storage.texts;
     this.#tokens = tokens;
     this.#mailer = mailer;
     this.#clock = clock;
@@ -79,7 +82,7 @@ export class AuthService {
     this.accounts = new AccountLifecycle({ db: storage.db, revoked: tokens.revocations, clock, events: storage.events });
   }
 
-  async requestSignupOtp(name: string, rawEmail: string): Promise<{ message: string; emailSent: boolean; expiresAt: string }> {
+  async requestSignupOtp(name: string, rawEmail: string, browserLanguage: Language): Promise<{ message: string; emailSent: boolean; expiresAt: string }> {
     const email = normalizeEmail(rawEmail);
     const now = this.#clock.now();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -96,11 +99,8 @@ export class AuthService {
 
     let emailSent: boolean;
     try {
-      emailSent = await this.#mailer.send({
-        to: email,
-        subject: 'Your sign-up code',
-        text: `Hello ${name.trim()},\n\nYour sign-up code is ${code}. It expires in 10 minutes.\n\nIf you did not ask for it, ignore this mail.`,
-      });
+      const say = this.#texts.in(browserLanguage); // no account yet, so no language setting: the browser's
+      emailSent = await this.#mailer.send({ to: email, subject: say('mail.signupCode.subject'), text: say('mail.signupCode.text', { name: name.trim(), code }) });
     } catch (error) {
       // Nobody received the code: drop it so the user can ask again at once.
       await this.#transactions.run((tx) => repository.deleteOtp(tx.db, email, codeHash));

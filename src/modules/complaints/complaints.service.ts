@@ -94,8 +94,7 @@ export function complaintResolved(complaint: repository.ComplaintRow, ride: Ride
       userId: complaint.filed_by,
       rideId: complaint.ride_id,
       eventType: 'COMPLAINT_RESOLVED',
-      title: 'Complaint resolved',
-      message: `Your complaint #${complaint.id} about ride #${complaint.ride_id} was resolved: ${complaint.resolution ?? ''}`,
+      text: { name: 'complaintResolved', values: { complaintId: String(complaint.id), rideId: String(complaint.ride_id), resolution: complaint.resolution ?? '' } },
     },
   ];
   const other = complaint.party === 'rider' ? ride.driver_id : ride.rider_id;
@@ -104,8 +103,7 @@ export function complaintResolved(complaint: repository.ComplaintRow, ride: Ride
       userId: other,
       rideId: complaint.ride_id,
       eventType: 'COMPLAINT_RESOLVED',
-      title: 'Ride report closed',
-      message: `Support reviewed a report about ride #${complaint.ride_id} and closed it.`,
+      text: { name: 'reportClosed', values: { rideId: String(complaint.ride_id) } },
     });
   }
   return notes;

@@ -111,8 +111,8 @@ export class DriverDocuments {
       const expiring = await repository.claimExpiryNotices(tx.db, now, EXPIRY_NOTICE_MS);
       const expired = await repository.claimExpired(tx.db, now);
       await this.#deps.notifications.record(tx, [
-        ...expiring.map((document): NewNotification => ({ userId: document.driver_id, eventType: 'DOCUMENT_EXPIRING', title: `Your ${document.kind} expires soon`, message: `Your ${document.kind} is valid through ${document.expires_on}. Upload the renewed one before then to keep taking rides.` })),
-        ...expired.map((document): NewNotification => ({ userId: document.driver_id, eventType: 'DOCUMENT_EXPIRED', title: `Your ${document.kind} has expired`, message: `Your ${document.kind} has expired. Upload a valid one for an operator to approve.` })),
+        ...expiring.map((document): NewNotification => ({ userId: document.driver_id, eventType: 'DOCUMENT_EXPIRING', text: { name: 'documentExpiring', values: { kind: document.kind, expiresOn: Date.parse(document.expires_on) } } })),
+        ...expired.map((document): NewNotification => ({ userId: document.driver_id, eventType: 'DOCUMENT_EXPIRED', text: { name: 'documentExpired', values: { kind: document.kind } } })),
       ]);
       for (const driverId of new Set(expired.map((document) => document.driver_id))) await this.#deps.events.emit(tx, 'driver.profile-changed', { driverId });
     });

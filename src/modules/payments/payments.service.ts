@@ -209,8 +209,7 @@ export class PaymentsService {
         userId: session.user_id,
         rideId: session.ride_id,
         eventType: 'PAYMENT_RECEIVED',
-        title: 'Payment received',
-        message: `We received your payment of ₹${session.amount / 100}${session.ride_id === null ? '' : ` for ride #${session.ride_id}`}.`,
+        text: { name: 'paymentReceived', values: { amount: session.amount / 100, ...(session.ride_id === null ? { forRide: 'no' } : { forRide: 'yes', rideId: String(session.ride_id) }) } },
       }]);
     }
     if (ride) await this.#deps.refunds.settle(tx, ride);

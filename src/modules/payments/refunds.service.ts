@@ -134,19 +134,12 @@ export class Refunds {
       userId: sessions.find((session) => session.id === refund.session_id)!.user_id,
       rideId: ride.id,
       eventType: 'PAYMENT_REFUNDED',
-      title: 'Refund on its way',
-      message: `We are refunding ₹${refund.amount / 100} for ride #${ride.id}${EXPLAINED[request.reason]}. It reaches your account in a few days.`,
+      text: { name: 'refundSent', values: { amount: refund.amount / 100, rideId: String(ride.id), why: request.reason } },
     })));
     await this.#events.emit(tx, 'refund.recorded', { refundIds: created.map((refund) => refund.id) });
     return { refunds: created, ride: row };
   }
 }
-
-const EXPLAINED: Record<RefundReason, string> = {
-  cancellation: ': it was cancelled after you paid',
-  duplicate: ': it was already paid',
-  operator: '',
-};
 
 const paidOf = (sessions: readonly payments.SessionRow[]) => sessions.reduce((sum, session) => sum + session.amount, 0);
 const refundedOf = (refunds: readonly repository.RefundRow[]) => refunds.reduce((sum, refund) => sum + refund.amount, 0);

@@ -1,19 +1,21 @@
+import type { Say, TextValues } from '../../platform/i18n/texts.ts';
 import type { Offer } from '../dispatch/offers.schemas.ts';
 import type { Notification } from '../notifications/notifications.schemas.ts';
 import type { Incident } from '../safety/incidents.schemas.ts';
 import type { PushMessage } from './push-deliveries.ts';
 
-// What a closed app is told, and how urgently: pure functions (push-messages.test.ts). Codes (OTPs)
-// never go into a push message, as they never go into a notification.
+// What a closed app is told, and how urgently: pure functions (push-rules.test.ts), in the words
+// `say` gives in the recipient's language. Codes (OTPs) never go into a push message, as they never
+// go into a notification.
 
 /** A ride offered to a driver: urgent, and of no use once the offer has run out. */
-export function offerMessage(offer: Offer, now: number): PushMessage {
-  const where = offer.pickupLocation ? ` at ${offer.pickupLocation}` : '';
+export function offerMessage(offer: Offer, now: number, say: Say): PushMessage {
+  const where: TextValues = offer.pickupLocation ? { place: 'known', pickup: offer.pickupLocation } : { place: 'unknown' };
   return {
     payload: {
       kind: 'offer',
-      title: `New ride: ₹${offer.fare}`,
-      body: `Pickup${where}, ${offer.pickupDistanceKm} km away (${offer.pickupEtaMinutes} min). Open the app to accept.`,
+      title: say('push.offer.title', { fare: offer.fare }),
+      body: say('push.offer.body', { ...where, km: offer.pickupDistanceKm, minutes: offer.pickupEtaMinutes }),
       tag: `offer-${offer.offerId}`,
       rideId: offer.rideId,
       offerId: offer.offerId,
@@ -32,7 +34,7 @@ const RIDE_CHANGES: Partial<Record<Notification['eventType'], { urgency: PushMes
   RIDE_CANCELLED: { urgency: 'high', ttlSeconds: 3600 },
 };
 
-/** A ride change (the notification its user was written), or null for a notification not pushed. */
+/** A ride change (the notification its user was written, already in their language), or null for a notification not pushed. */
 export function rideChangeMessage(notification: Notification): PushMessage | null {
   const how = RIDE_CHANGES[notification.eventType];
   if (!how || notification.rideId === null) return null;
@@ -44,12 +46,12 @@ export function rideChangeMessage(notification: Notification): PushMessage | nul
 }
 
 /** An SOS, to every operator whose console is closed. */
-export function sosMessage(incident: { incidentId: number; rideId: number; party: Incident['party'] }): PushMessage {
+export function sosMessage(incident: { incidentId: number; rideId: number; party: Incident['party'] }, say: Say): PushMessage {
   return {
     payload: {
       kind: 'sos',
-      title: `SOS on ride #${incident.rideId}`,
-      body: `The ${incident.party} pressed SOS. Open the incident desk to acknowledge it.`,
+      title: say('push.sos.title', { rideId: String(incident.rideId) }),
+      body: say('push.sos.body', { party: incident.party }),
       tag: `sos-${incident.incidentId}`,
       rideId: incident.rideId,
       incidentId: incident.incidentId,

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
+import type { Texts } from '../../platform/i18n/texts.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { PushTransport } from '../../platform/push/push-transport.ts';
 import type { Operators } from '../auth/operators.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 import { PushDeliveries, type PushDeliveryLimits } from './push-deliveries.ts';
 import { offerMessage, rideChangeMessage, sosMessage } from './push-messages.ts';
 import { PushSubscriptions, type PushSubscriptionsDependencies } from './push-subscriptions.service.ts';
@@ -11,6 +13,9 @@ export interface PushDependencies extends PushSubscriptionsDependencies {
   events: DomainEventsDispatcher;
   hub: Pick<UserHub, 'connected'>;
   operators: Pick<Operators, 'ids'>;
+  /** Offers and SOS alerts are written in each recipient's language (ride changes come as their notification, already in it). */
+  texts: Texts;
+  languages: Pick<SettingsService, 'languageOf' | 'languagesOf'>;
   transport: PushTransport;
   log: FastifyBaseLogger;
   metrics: Pick<Metrics, 'counter'>;
@@ -30,13 +35,18 @@ export function createPush(deps: PushDependencies): PushServices {
   const { events, clock } = deps;
 
   // What the push module reacts to, after commit; each only queues, so no request waits on a push service.
-  events.afterCommit('offer.created', ({ driverId, offer }) => deliveries.enqueue(driverId, offerMessage(offer, clock.now())));
+  const { texts, languages } = deps;
+  events.afterCommit('offer.created', async ({ driverId, offer }) => {
+    deliveries.enqueue(driverId, offerMessage(offer, clock.now(), texts.in(await languages.languageOf(driverId))));
+  });
   events.afterCommit('notification.created', (notification) => {
     const message = rideChangeMessage(notification);
     if (message) deliveries.enqueue(notification.userId, message);
   });
   events.afterCommit('incident.opened', async (incident) => {
-    for (const operatorId of await deps.operators.ids()) deliveries.enqueue(operatorId, sosMessage(incident));
+    const operators = await deps.operators.ids();
+    const languageOf = await languages.languagesOf(operators);
+    for (const operatorId of operators) deliveries.enqueue(operatorId, sosMessage(incident, texts.in(languageOf.get(operatorId) ?? 'en')));
   });
   // A person erased or blocked: their browsers hear nothing more.
   events.inUnit('account.erasing', (tx, { userId }) => subscriptions.erase(tx, userId));

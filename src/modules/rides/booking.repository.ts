@@ -31,7 +31,7 @@ const BOOKING_COLUMNS = [
 export type NewRide = { [K in (typeof BOOKING_COLUMNS)[number]]-?: Insertable<RidesTable>[K] };
 
 export type NewNotice = Omit<Insertable<NotificationsTable>, 'id' | 'ride_id'>;
-const NOTICE_COLUMNS = ['user_id', 'title', 'message', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'] as const satisfies ReadonlyArray<
+const NOTICE_COLUMNS = ['user_id', 'title', 'message', 'text_name', 'text_values', 'channel', 'event_type', 'read', 'status', 'created_at', 'delivered_at'] as const satisfies ReadonlyArray<
   keyof NewNotice
 >;
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
 import type { AuditLog } from '../../platform/audit.ts';
+import type { Texts } from '../../platform/i18n/texts.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { Operators } from '../auth/operators.ts';
@@ -18,7 +19,8 @@ export interface SafetyDependencies extends TripSharesDependencies, Omit<Account
   hub: UserHub;
   users: Pick<AuthService, 'findUsers'>;
   operators: Pick<Operators, 'ids'>;
-  settings: Pick<SettingsService, 'emergencyContactOf'>;
+  settings: Pick<SettingsService, 'emergencyContactOf' | 'languageOf'>;
+  texts: Texts;
   mailer: Mailer;
   audit: AuditLog;
   metrics: Pick<Metrics, 'histogram'>;

@@ -12,6 +12,12 @@ export async function findByUser(db: Db, userId: number): Promise<Settings | und
   return row && fromRow(row);
 }
 
+/** The language column of those of the users who have settings (null: not chosen). */
+export async function languagesOf(db: Db, userIds: readonly number[]): Promise<Map<number, string | null>> {
+  const rows = await db.selectFrom('user_settings').select(['user_id', 'language']).where('user_id', 'in', userIds).execute();
+  return new Map(rows.map((row) => [row.user_id, row.language]));
+}
+
 /** Creates the user's settings with the given values unless they already exist. */
 export async function insertIfMissing(db: WriteDb, userId: number, values: SettingsValues, now: number): Promise<void> {
   await db

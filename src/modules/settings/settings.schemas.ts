@@ -25,7 +25,7 @@ const fields = {
   acPreference: Type.Enum(AC_PREFERENCES),
   quietRide: Type.Boolean(),
   language: Type.Union([Type.Enum(LANGUAGES), Type.Null()], {
-    description: "The language of the apps and of the service's notifications and e-mails to this user; null (the default): the apps follow the browser's language when it is one of these, else English",
+    description: "The language of the apps and of the service's notifications and e-mails to this user; null (the default): the apps follow the browser's language when it is one of these, else English; the service writes English",
   }),
   deleteAccountRequested: Type.Boolean(),
 };

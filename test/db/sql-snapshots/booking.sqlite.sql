@@ -13,7 +13,7 @@ insert into "rides" ("rider_id", "driver_id", "status", "ride_type", "pickup_loc
           where "slot" <= ?)), 1))
   returning "id", "rider_id", "driver_id", "status", "ride_type", "pickup_location", "drop_location", "pickup_lat", "pickup_lon", "drop_lat", "drop_lon", "pickup_plus_code", "drop_plus_code", "pickup_landmark", "drop_landmark", "distance_km", "duration_minutes", "surge_multiplier", "fare", "payment_mode", "payment_status", "payment_reference", "start_otp", "end_otp", "created_at", "accepted_at", "picked_at", "completed_at", "cancelled_at", "driver_lat", "driver_lon", "driver_location_updated_at", "arriving_notified_at", "cancellation_reason", "cancelled_by", "cancellation_fee", "rider_rating", "rider_feedback", "driver_rating", "driver_feedback", "open_slot", "pickup_zone", "first_offer_at", "offer_count", "pickup_distance_km", "no_driver_at", "pricing_version", "refunded_amount", "arrived_at", "trip_distance_km", "trip_last_lat", "trip_last_lon", "charges_total", "trip_charges", "upfront_fare", "fare_breakdown", "driver_penalty", "stops", "scheduled_at", "released_at", "destination_changes", "reminders_sent";
 -- parameters: [7,null,"REQUESTED","SEDAN","MG Road","Indiranagar",12.975,77.606,12.978,77.64,null,null,"8861892597fffff",null,null,4.8,14,1,1,182,"CASH","PENDING",null,"1234","5678",1764000000000,"[]",null,7,3]
-insert into "notifications" ("user_id", "title", "message", "channel", "event_type", "read", "status", "created_at", "delivered_at", "ride_id")
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+insert into "notifications" ("user_id", "title", "message", "text_name", "text_values", "channel", "event_type", "read", "status", "created_at", "delivered_at", "ride_id")
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   returning "id";
--- parameters: [7,"Ride requested","Looking for a driver","in_app","RIDE_REQUESTED",0,"delivered",1764000000000,1764000000000,1]
+-- parameters: [7,"Ride requested","Looking for a driver",null,null,"in_app","RIDE_REQUESTED",0,"delivered",1764000000000,1764000000000,1]

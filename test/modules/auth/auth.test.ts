@@ -231,6 +231,21 @@ describe('signup codes', () => {
     assert.equal((await call(t.app, 'POST', '/auth/signup', { body: { name: 'A', email, password, otp: second } })).status, 200);
   });
 
+  test('the sign-up code is mailed in the language the browser asks for, else in English', async () => {
+    const email = uniqueEmail();
+    const before = t.smtp.mails.length;
+    const reply = await call(t.app, 'POST', '/auth/signup/request-otp', { body: { name: 'Asha', email }, headers: { 'accept-language': 'hi-IN,hi;q=0.9,en;q=0.8' } });
+    assert.equal(reply.status, 200);
+    const mail = await t.smtp.lastTo(email, before);
+    assert.equal(mail.subject, 'आपका साइन-अप कोड');
+    assert.match(mail.text, /^नमस्ते Asha,\n\nआपका साइन-अप कोड \d{6} है। यह 10 मिनट में समाप्त हो जाएगा।/);
+
+    const french = uniqueEmail();
+    const beforeFrench = t.smtp.mails.length;
+    await call(t.app, 'POST', '/auth/signup/request-otp', { body: { name: 'Asha', email: french }, headers: { 'accept-language': 'fr-FR,fr' } });
+    assert.equal((await t.smtp.lastTo(french, beforeFrench)).subject, 'Your sign-up code');
+  });
+
   test('signup without any requested code is a 400', async () => {
     const reply = await call(t.app, 'POST', '/auth/signup', { body: { name: 'A', email: uniqueEmail(), password, otp: '123456' } });
     assert.equal(reply.status, 400);

@@ -151,7 +151,7 @@ describe('document expiries', () => {
     t.clock.advance(2 * DAY);
     await eventually(async () => (await noticesOf(t, driver)).find((n) => n.eventType === 'DOCUMENT_EXPIRING' && n.title.includes('permit')), 'the permit notice');
     const expiring = (await noticesOf(t, driver)).filter((n) => n.eventType === 'DOCUMENT_EXPIRING');
-    assert.deepEqual(expiring.map((n) => n.title).sort(), ['Your licence expires soon', 'Your permit expires soon'], 'each once, though sweeps ran on');
+    assert.deepEqual(expiring.map((n) => n.title).sort(), ['Your driving licence expires soon', 'Your permit expires soon'], 'each once, though sweeps ran on');
   });
 
   test('an expired document stops offers and accepts', async () => {

@@ -3,6 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { connectDatabase } from '../../../src/db/connect.ts';
 import { NotificationsService, type NewNotification } from '../../../src/modules/notifications/notifications.service.ts';
+import { SettingsService } from '../../../src/modules/settings/settings.service.ts';
+import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
+import { Texts } from '../../../src/platform/i18n/texts.ts';
 import { MemoryHub } from '../../../src/platform/realtime/hub.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
@@ -12,9 +15,9 @@ async function record(t: TestApp, items: NewNotification[]): Promise<number[]> {
   const connection = connectDatabase(t.config.database);
   try {
     const { db, transactions } = connection;
-    const service = new NotificationsService({ db, transactions, clock: t.clock, hub: new MemoryHub(t.clock), log: pino({ level: 'silent' }) });
-    const saved = await transactions.run((tx) => service.record(tx, items));
-    return saved.map((n) => n.id);
+    const languages = new SettingsService({ db, transactions, clock: t.clock, bus: new MemoryEventBus() });
+    const service = new NotificationsService({ db, transactions, clock: t.clock, hub: new MemoryHub(t.clock), log: pino({ level: 'silent' }), texts: new Texts('Asia/Kolkata'), languages });
+    return await transactions.run((tx) => service.record(tx, items));
   } finally {
     await connection.destroy();
   }
@@ -24,8 +27,7 @@ const event = (userId: number, n: number): NewNotification => ({
   userId,
   rideId: n,
   eventType: 'RIDE_ACCEPTED',
-  title: `Title ${n}`,
-  message: `Message ${n}`,
+  text: { name: 'driverRejected', values: { reason: `number ${n}` } },
 });
 
 describe('notifications', () => {
@@ -47,7 +49,7 @@ describe('notifications', () => {
     const reply = await call(t.app, 'GET', '/notifications/history', { token: user.token });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.unreadCount, 2);
-    assert.deepEqual(reply.body.notifications.map((n: { title: string }) => n.title), ['Title 2', 'Title 1']);
+    assert.deepEqual(reply.body.notifications.map((n: { message: string }) => n.message.split('Reason: ')[1]), ['number 2', 'number 1']);
     const [newest] = reply.body.notifications;
     assert.deepEqual(Object.keys(newest).sort(), [
       'channel', 'createdAt', 'deliveredAt', 'eventType', 'id', 'message', 'read', 'rideId', 'status', 'title', 'userId',
@@ -138,11 +140,11 @@ describe('notifications', () => {
     assert.equal((await call(t.app, 'POST', '/notifications/mark-all-read', { token: user.token })).status, 200);
   });
 
-  test('titles and messages are cut to 120 and 800 characters', async () => {
+  test('a message is cut to 800 characters', async () => {
     const user = await signUp(t);
-    await record(t, [{ userId: user.id, eventType: 'RIDE_STARTED', title: 't'.repeat(300), message: 'm'.repeat(2000) }]);
+    await record(t, [{ userId: user.id, eventType: 'DRIVER_REJECTED', text: { name: 'driverRejected', values: { reason: 'm'.repeat(2000) } } }]);
     const [n] = (await call(t.app, 'GET', '/notifications/history', { token: user.token })).body.notifications;
-    assert.equal(n.title.length, 120);
+    assert.equal(n.title, 'Not approved to drive');
     assert.equal(n.message.length, 800);
     assert.equal(n.rideId, null);
   });

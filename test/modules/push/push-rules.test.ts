@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { endpointProblem, keysProblem, pushServiceOf } from '../../../src/modules/push/push-endpoints.ts';
 import { offerMessage, rideChangeMessage, sosMessage } from '../../../src/modules/push/push-messages.ts';
 import type { Notification, Offer } from '../../../src/contract/types.ts';
+import { Texts } from '../../../src/platform/i18n/texts.ts';
 import { PUSH_SERVICE_HOSTS } from '../../../src/platform/push/push-config.ts';
 
 // The push module's pure rules: which endpoints and keys are taken, and what each message says and how urgently.
@@ -45,13 +46,26 @@ describe('push endpoints', () => {
 
 describe('push messages', () => {
   const now = Date.parse('2026-11-30T10:00:00Z');
+  const texts = new Texts('Asia/Kolkata');
+  const english = texts.in('en');
   const offer = { offerId: 7, rideId: 3, fare: 180, pickupLocation: 'MG Road', pickupDistanceKm: 1.2, pickupEtaMinutes: 4, expiresAt: '2026-11-30T10:00:15.000Z' } as Offer;
 
   test('an offer is urgent and lives as long as the offer', () => {
-    const message = offerMessage(offer, now);
+    const message = offerMessage(offer, now, english);
     assert.deepEqual(message.options, { ttlSeconds: 15, urgency: 'high', topic: 'offer' });
     assert.deepEqual([message.payload.kind, message.payload.offerId, message.payload.title], ['offer', 7, 'New ride: ₹180']);
-    assert.equal(offerMessage(offer, now + 60_000).options.ttlSeconds, 1, 'never a TTL of 0 or less');
+    assert.equal(message.payload.body, 'Pickup at MG Road, 1.2 km away (4 min). Open the app to accept.');
+    assert.equal(offerMessage(offer, now + 60_000, english).options.ttlSeconds, 1, 'never a TTL of 0 or less');
+  });
+
+  test('an offer is written in the words it is given: Kannada, with or without a pickup name', () => {
+    const kannada = texts.in('kn');
+    assert.deepEqual(offerMessage(offer, now, kannada).payload, {
+      ...offerMessage(offer, now, english).payload,
+      title: 'ಹೊಸ ಸವಾರಿ: ₹180',
+      body: 'ಪಿಕಪ್ MG Road ನಲ್ಲಿ, 1.2 ಕಿ.ಮೀ ದೂರ (4 ನಿಮಿಷ). ಒಪ್ಪಿಕೊಳ್ಳಲು ಆ್ಯಪ್ ತೆರೆಯಿರಿ.',
+    });
+    assert.equal(offerMessage({ ...offer, pickupLocation: null }, now, kannada).payload.body, 'ಪಿಕಪ್, 1.2 ಕಿ.ಮೀ ದೂರ (4 ನಿಮಿಷ). ಒಪ್ಪಿಕೊಳ್ಳಲು ಆ್ಯಪ್ ತೆರೆಯಿರಿ.');
   });
 
   test("the ride's steps are pushed, other notifications are not", () => {
@@ -64,8 +78,10 @@ describe('push messages', () => {
   });
 
   test('an SOS names the ride and the incident, urgently', () => {
-    const message = sosMessage({ incidentId: 9, rideId: 3, party: 'driver' });
+    const message = sosMessage({ incidentId: 9, rideId: 3, party: 'driver' }, english);
     assert.deepEqual([message.payload.incidentId, message.payload.rideId, message.options.urgency], [9, 3, 'high']);
+    assert.equal(message.payload.title, 'SOS on ride #3');
     assert.match(message.payload.body, /driver pressed SOS/);
+    assert.equal(sosMessage({ incidentId: 9, rideId: 3, party: 'rider' }, texts.in('hi')).payload.body, 'राइडर ने SOS दबाया। इसे स्वीकार करने के लिए इंसिडेंट डेस्क खोलें।');
   });
 });

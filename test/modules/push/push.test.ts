@@ -131,6 +131,21 @@ describe('offers pushed to a driver whose app is closed', () => {
     assert.equal(message.vapid.sub, 'mailto:ops@example.com');
   });
 
+  test("a driver who chose Kannada is offered the ride in Kannada", async () => {
+    const pickup = near(PICKUP, -30);
+    const driver = await driverAt(t, near(pickup, 0.4));
+    assertOk(asReply(await apiOf(t, driver).send(routes.settings.update, { body: { language: 'kn' } })), 'settings');
+    const browser = service.subscribe();
+    assertOk(await subscribe(t, driver, browser), 'subscribe');
+    const ride = await book(await signUp(t), pickup);
+
+    const message = await service.waitFor(browser.endpoint, (p) => p.kind === 'offer' && p.rideId === ride.id, 'of the offer');
+    const [offer] = await offersOf(t, driver);
+    const fare = new Intl.NumberFormat('kn-IN', { style: 'currency', currency: 'INR', trailingZeroDisplay: 'stripIfInteger' }).format(offer.fare);
+    assert.equal(message.payload.title, `ಹೊಸ ಸವಾರಿ: ${fare}`);
+    assert.equal(message.payload.body, `ಪಿಕಪ್ MG Road ನಲ್ಲಿ, ${offer.pickupDistanceKm} ಕಿ.ಮೀ ದೂರ (${offer.pickupEtaMinutes} ನಿಮಿಷ). ಒಪ್ಪಿಕೊಳ್ಳಲು ಆ್ಯಪ್ ತೆರೆಯಿರಿ.`);
+  });
+
   test('a driver with the app open hears the offer live and is pushed nothing', async () => {
     const pickup = near(PICKUP, -40);
     const driver = await driverAt(t, near(pickup, 0.4));
@@ -178,6 +193,18 @@ describe('ride changes and SOS alerts pushed to closed apps', () => {
     const completed = await service.waitFor(browser.endpoint, (p) => p.title === 'Ride completed', 'of the end');
     assert.match(completed.payload.body, new RegExp(`Ride #${booked.id} is complete`));
     assert.equal(JSON.stringify(service.to(browser.endpoint)).includes(String(booked.startOtp)), false, 'no ride code in a push message');
+  });
+
+  test("a rider who chose Hindi hears the ride's changes in Hindi", async () => {
+    const rider = await signUp(t);
+    assertOk(asReply(await apiOf(t, rider).send(routes.settings.update, { body: { language: 'hi' } })), 'settings');
+    const browser = service.subscribe();
+    assertOk(await subscribe(t, rider, browser), 'subscribe');
+    const { booked } = await acceptedRide(t, rider, await signUp(t, { role: 'DRIVER' }));
+
+    const accepted = await service.waitFor(browser.endpoint, (p) => p.kind === 'ride' && p.rideId === booked.id, 'of the accept');
+    assert.equal(accepted.payload.title, 'ड्राइवर रास्ते में है');
+    assert.equal(accepted.payload.body, `एक ड्राइवर ने सवारी #${booked.id} स्वीकार कर ली है और आपके पिकअप स्थान की ओर आ रहा है।`);
   });
 
   test('an SOS reaches every operator whose console is closed', async () => {

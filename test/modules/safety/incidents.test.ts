@@ -165,6 +165,19 @@ describe('SOS and incidents', () => {
     assert.equal((await sos(nameOnly, other.id)).body.emergencyContactTold, false, 'a name alone reaches nobody');
   });
 
+  test("the contact of a rider who chose Hindi is written to in Hindi", async () => {
+    const { t } = op;
+    const rider = await signUp(t, { name: 'Meera Iyer' });
+    const contact = uniqueEmail('family');
+    assertOk(asReply(await apiOf(t, rider).send(routes.settings.update, { body: { emergencyContact: contact, language: 'hi' } })), 'settings');
+    const { booked } = await acceptedRide(t, rider, await signUp(t, { role: 'DRIVER' }));
+    assertOk(await sos(rider, booked.id), 'sos');
+
+    const mail = await t.smtp.lastTo(contact);
+    assert.equal(mail.subject, 'Meera Iyer को मदद चाहिए: उनकी सवारी देखें');
+    assert.match(mail.text, /^Meera Iyer ने सवारी के दौरान SOS दबाया। सवारी को लाइव देखें: http:\/\/\S+\/share\/[A-Za-z0-9_-]{43}\nहमारे ऑपरेटरों को सूचित कर दिया गया है।/);
+  });
+
   test('the time to acknowledge is in the overview and in /metrics', async () => {
     const { t } = op;
     const rider = await signUp(t);
