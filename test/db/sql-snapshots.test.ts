@@ -73,7 +73,7 @@ const booking: Booking = {
     pricing_version: 1, fare: 182, payment_mode: 'CASH', payment_status: 'PENDING', payment_reference: null, start_otp: '1234', end_otp: '5678',
     created_at: NOW, stops: '[]', scheduled_at: null,
   },
-  notice: { user_id: 7, title: 'Ride requested', message: 'Looking for a driver', channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: NOW, delivered_at: NOW },
+  notice: { user_id: 7, title: 'Ride requested', message: 'Looking for a driver', text_name: 'rideRequested', text_values: '{"trip":"unknown","fare":120}', channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: NOW, delivered_at: NOW },
 };
 const position = (driverId: number) => ({ driverId, lat: 12.97, lon: 77.6, updatedAt: NOW, online: true });
 

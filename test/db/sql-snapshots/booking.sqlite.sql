@@ -16,4 +16,4 @@ insert into "rides" ("rider_id", "driver_id", "status", "ride_type", "pickup_loc
 insert into "notifications" ("user_id", "title", "message", "text_name", "text_values", "channel", "event_type", "read", "status", "created_at", "delivered_at", "ride_id")
   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   returning "id";
--- parameters: [7,"Ride requested","Looking for a driver",null,null,"in_app","RIDE_REQUESTED",0,"delivered",1764000000000,1764000000000,1]
+-- parameters: [7,"Ride requested","Looking for a driver","rideRequested","{\"trip\":\"unknown\",\"fare\":120}","in_app","RIDE_REQUESTED",0,"delivered",1764000000000,1764000000000,1]

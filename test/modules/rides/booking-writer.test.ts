@@ -46,7 +46,7 @@ describe('bookings written many at a time', () => {
       stops: '[]',
       scheduled_at: null,
     };
-    const notice = { user_id: riderId, title: 'Looking for a driver', message: place, channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: now, delivered_at: now };
+    const notice = { user_id: riderId, title: 'Looking for a driver', message: place, text_name: null, text_values: null, channel: 'in_app', event_type: 'RIDE_REQUESTED', read: 0, status: 'delivered', created_at: now, delivered_at: now };
     return { ride, notice };
   };
 
