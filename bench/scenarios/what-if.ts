@@ -50,6 +50,9 @@ function syntheticPeriod(): ReplayInputs {
     behaviour: {
       acceptance: { offers: 1_000, acceptedShare: 0.8, intercept: 2.5, perKm: -0.4, perHundredRupees: 0.1 },
       cancellation: { requests: 1_000, cancelled: 100, perMinute: 0.1, halfLifeMinutes: Math.LN2 / 0.1 },
+      // Drivers take seconds to answer (offers held over a few rounds), trips hold them longer than quoted.
+      answers: { accepted: 800, acceptMeanMs: 5_000, refused: 200, refuseMeanMs: 9_000 },
+      tripTimes: { rides: 700, quotedMinutes: 14_000, heldMinutes: 21_000, factor: 1.5 },
     },
   };
 }

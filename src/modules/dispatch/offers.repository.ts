@@ -143,7 +143,7 @@ export async function refusals(db: Db, rideIds: readonly number[]): Promise<Map<
 export function answeredBetween(db: Db, from: number, to: number, limit: number) {
   return db
     .selectFrom('offers')
-    .select(['ride_id', 'pickup_distance_km', 'pickup_eta_minutes', 'fare', 'status'])
+    .select(['ride_id', 'pickup_distance_km', 'pickup_eta_minutes', 'fare', 'status', 'created_at', 'answered_at'])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .where('status', 'in', ['accepted', 'declined', 'expired'])

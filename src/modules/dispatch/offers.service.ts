@@ -113,7 +113,7 @@ export class OffersService {
   };
 
   /** How drivers answered the offers of a period (what-if replays fit their acceptance to it). */
-  async answeredBetween(from: number, to: number, limit: number): Promise<Array<{ rideId: number; pickupKm: number; pickupEtaMinutes: number; fare: number; accepted: boolean }>> {
+  async answeredBetween(from: number, to: number, limit: number): Promise<Array<{ rideId: number; pickupKm: number; pickupEtaMinutes: number; fare: number; accepted: boolean; answerMs: number }>> {
     const rows = await repository.answeredBetween(this.#deps.db, from, to, limit);
     return rows.map((row) => ({
       rideId: row.ride_id,
@@ -121,6 +121,8 @@ export class OffersService {
       pickupEtaMinutes: Number(row.pickup_eta_minutes),
       fare: Number(row.fare),
       accepted: row.status === 'accepted',
+      // How long the driver took to answer (an expired offer: until the sweep saw it expire).
+      answerMs: Math.max(0, Number(row.answered_at ?? row.created_at) - Number(row.created_at)),
     }));
   }
 

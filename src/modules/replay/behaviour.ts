@@ -3,11 +3,12 @@
 // setting the period never saw (decisions.md "What-if replay"). Each fit reports its own figures, so an
 // operator sees what the replay assumes and how much data it rests on.
 
-/** An offer as dispatch recorded it: the driver's way to the pickup, the fare, and the answer. */
+/** An offer as dispatch recorded it: the driver's way to the pickup, the fare, the answer and how long it took. */
 export interface AnsweredOffer {
   pickupKm: number;
   fare: number;
   accepted: boolean;
+  answerMs: number;
 }
 
 /** P(accept) = σ(intercept + perKm × pickupKm + perHundredRupees × fare / 100). */
@@ -25,9 +26,96 @@ export interface RequestWait {
   cancelled: boolean;
 }
 
-/** The waits of requests whose wait for a driver has ended (RideStats.requestsBetween's shape). */
-export const waitsOf = (requests: ReadonlyArray<{ at: number; waitEnded: number | null; cancelledByRider: boolean }>): RequestWait[] =>
-  requests.flatMap((request) => (request.waitEnded === null ? [] : [{ waitedMinutes: Math.max(0, request.waitEnded - request.at) / 60_000, cancelled: request.cancelledByRider }]));
+/**
+ * The waits of requests whose wait for a driver has ended (RideStats.requestsBetween's shape). A wait
+ * the service ended by finding no driver ends there, uncancelled: riders cancel once told nobody was
+ * found, and counting those as impatience would have the replay's riders give up at dispatch's limit.
+ */
+export const waitsOf = (requests: ReadonlyArray<{ at: number; waitEnded: number | null; noDriverAt: number | null; cancelledByRider: boolean }>): RequestWait[] =>
+  requests.flatMap((request) => {
+    if (request.waitEnded === null) return [];
+    const gaveUpFirst = request.noDriverAt !== null && request.noDriverAt <= request.waitEnded;
+    const ended = gaveUpFirst ? request.noDriverAt! : request.waitEnded;
+    return [{ waitedMinutes: Math.max(0, ended - request.at) / 60_000, cancelled: request.cancelledByRider && !gaveUpFirst }];
+  });
+
+/**
+ * How long drivers took to answer offers: a replayed offer holds its ride and its driver this long,
+ * as the period's did, before the ride is matched or offered to someone else. Refusals are declines
+ * and offers left to expire together, as the acceptance fit counts them.
+ */
+export interface AnswerTimeModel {
+  accepted: number;
+  acceptMeanMs: number;
+  refused: number;
+  refuseMeanMs: number;
+}
+
+const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+
+export function fitAnswerTimes(offers: readonly AnsweredOffer[]): AnswerTimeModel {
+  const accepted = offers.filter((offer) => offer.accepted).map((offer) => offer.answerMs);
+  const refused = offers.filter((offer) => !offer.accepted).map((offer) => offer.answerMs);
+  return { accepted: accepted.length, acceptMeanMs: mean(accepted), refused: refused.length, refuseMeanMs: mean(refused) };
+}
+
+/** The pickup way, in minutes, of each ride's accepted offer. */
+export const acceptedEtas = (offers: ReadonlyArray<{ rideId: number; pickupEtaMinutes: number; accepted: boolean }>): Map<number, number> =>
+  new Map(offers.filter((offer) => offer.accepted).map((offer) => [offer.rideId, offer.pickupEtaMinutes]));
+
+type PeriodOffer = AnsweredOffer & { rideId: number; pickupEtaMinutes: number };
+type PeriodRequest = Parameters<typeof waitsOf>[0][number] & Parameters<typeof heldRidesOf>[0][number];
+
+/** Everything a replay assumes of a period's people, fitted from its offers and requests (`speed`: SIMULATION_SPEED). */
+export function fitBehaviour(offers: readonly PeriodOffer[], requests: readonly PeriodRequest[], speed = 1) {
+  const waits = waitsOf(requests);
+  return {
+    waits,
+    acceptance: fitAcceptance(offers),
+    answers: fitAnswerTimes(offers),
+    cancellation: fitCancellation(waits),
+    tripTimes: fitTripTimes(heldRidesOf(requests, acceptedEtas(offers)), speed),
+  };
+}
+
+/** A completed ride of the period: how long it held its driver, and the minutes the service reckoned it would. */
+export interface HeldRide {
+  acceptedAt: number;
+  completedAt: number;
+  /** The accepted offer's pickup way plus the trip's quoted driving minutes, of the city's time. */
+  quotedMinutes: number;
+}
+
+/**
+ * How long a ride holds its driver, over the minutes the service reckoned (the way to the pickup and
+ * the trip as quoted): traffic, riders who are late, stops on the way. A replayed trip keeps its
+ * driver its quoted minutes times this factor; 1 when the period completed no ride.
+ */
+export interface TripTimeModel {
+  rides: number;
+  quotedMinutes: number;
+  heldMinutes: number;
+  factor: number;
+}
+
+/** The ratio of the held minutes to the quoted ones over all completed rides (each weighs by its length). `speed`: SIMULATION_SPEED. */
+export function fitTripTimes(rides: readonly HeldRide[], speed = 1): TripTimeModel {
+  const quoted = rides.reduce((sum, ride) => sum + ride.quotedMinutes, 0);
+  const held = rides.reduce((sum, ride) => sum + ((ride.completedAt - ride.acceptedAt) * speed) / 60_000, 0);
+  return { rides: rides.length, quotedMinutes: quoted, heldMinutes: held, factor: quoted > 0 && held > 0 ? held / quoted : 1 };
+}
+
+/** The completed rides of a period's requests whose accepted offer is known (its pickup way is part of the quote). */
+export function heldRidesOf(
+  requests: ReadonlyArray<{ id: number; acceptedAt: number | null; completedAt: number | null; durationMinutes: number }>,
+  acceptedEtas: ReadonlyMap<number, number>,
+): HeldRide[] {
+  return requests.flatMap((request) => {
+    const eta = acceptedEtas.get(request.id);
+    if (request.acceptedAt === null || request.completedAt === null || eta === undefined) return [];
+    return [{ acceptedAt: request.acceptedAt, completedAt: request.completedAt, quotedMinutes: eta + request.durationMinutes }];
+  });
+}
 
 /** Riders cancel at a constant rate while they wait: P(cancelled by t) = 1 − e^(−perMinute × t). */
 export interface CancellationModel {
@@ -43,7 +131,10 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 /**
  * Logistic regression by Newton's method (iteratively reweighted least squares) on three
  * coefficients, with a small ridge so a period where every offer was accepted (perfect separation)
- * still has finite coefficients. An empty period accepts every offer.
+ * still has finite coefficients. An empty period accepts every offer. The distance and the fare are
+ * kept only when they explain the answers better than one share for all offers would by chance
+ * (a likelihood-ratio test at 5 %): the slopes of a few dozen offers of drivers who took offers
+ * whatever their distance are noise, and a replay asks of them pickups the period never offered.
  */
 export function fitAcceptance(offers: readonly AnsweredOffer[]): AcceptanceModel {
   const accepted = offers.filter((offer) => offer.accepted).length;
@@ -51,7 +142,20 @@ export function fitAcceptance(offers: readonly AnsweredOffer[]): AcceptanceModel
   const rows = offers.map((offer) => [1, offer.pickupKm, offer.fare / 100]);
   const y = offers.map((offer) => (offer.accepted ? 1 : 0));
   const beta = newtonLogistic(rows, y);
-  return { offers: offers.length, acceptedShare: accepted / offers.length, intercept: beta[0], perKm: beta[1], perHundredRupees: beta[2] };
+  const [shareOnly] = newtonLogistic(rows.map(() => [1]), y);
+  const explains = 2 * (logLikelihood(rows, y, beta) - logLikelihood(rows, y, [shareOnly, 0, 0])) > CHI_SQUARED_2_DF_5_PERCENT;
+  const [intercept, perKm, perHundredRupees] = explains ? beta : [shareOnly, 0, 0];
+  return { offers: offers.length, acceptedShare: accepted / offers.length, intercept, perKm, perHundredRupees };
+}
+
+/** The 95th percentile of χ² with two degrees of freedom (the two slopes the test drops). */
+const CHI_SQUARED_2_DF_5_PERCENT = 5.991;
+
+function logLikelihood(rows: readonly number[][], y: readonly number[], beta: readonly number[]): number {
+  return rows.reduce((sum, x, n) => {
+    const p = Math.min(1 - 1e-12, Math.max(1e-12, sigmoid(x.reduce((z, xi, i) => z + xi * beta[i], 0))));
+    return sum + (y[n] === 1 ? Math.log(p) : Math.log(1 - p));
+  }, 0);
 }
 
 export const acceptProbability = (model: AcceptanceModel, pickupKm: number, fare: number): number =>
@@ -89,7 +193,7 @@ function newtonLogistic(rows: readonly number[][], y: readonly number[]): number
   return beta;
 }
 
-/** Gaussian elimination with partial pivoting (the system is 3 × 3 and positive definite). */
+/** Gaussian elimination with partial pivoting (the system is at most 3 × 3 and positive definite). */
 function solve(matrix: readonly number[][], vector: readonly number[]): number[] {
   const n = vector.length;
   const a = matrix.map((row, i) => [...row, vector[i]]);

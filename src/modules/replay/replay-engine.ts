@@ -8,7 +8,7 @@ import type { VehicleType } from '../drivers/vehicles.ts';
 import { zoneSurge, type ZoneCounts } from '../insights/zone-surge.ts';
 import { quoteFare } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
-import { acceptProbability, type AcceptanceModel, type CancellationModel } from './behaviour.ts';
+import { acceptProbability, type AcceptanceModel, type AnswerTimeModel, type CancellationModel, type TripTimeModel } from './behaviour.ts';
 import { emptyHours, type HourFigures } from './replay-figures.ts';
 import { ReplayFleet } from './replay-fleet.ts';
 import { sampleSlotMs, unpackSample } from './supply-samples.ts';
@@ -17,7 +17,9 @@ import { sampleSlotMs, unpackSample } from './supply-samples.ts';
 // and pairing) and pricing (quoteFare under a pricing document, zoneSurge from the replay's own
 // waiting riders and free drivers), with drivers where the supply samples put them and riders asking
 // when they asked. What people would have done differently is drawn from the fitted behaviour:
-// drivers accept an offer by its pickup distance and fare, riders give up at their fitted rate.
+// drivers accept an offer by its pickup distance and fare, after the period's time to answer (the
+// ride and the driver held meanwhile), trips hold their drivers the period's share longer than
+// quoted, riders give up at their fitted rate.
 // Deterministic for a seed. Riders are assumed to book whatever the price (no fit of price response yet).
 
 export interface ReplayRequest {
@@ -38,7 +40,7 @@ export interface ReplayInputs {
   /** Oldest first, each as stored (packSample): a week of a city's drivers unpacked at once would not fit in memory. */
   samples: ReadonlyArray<{ at: number; packed: string }>;
   vehicles: ReadonlyMap<number, VehicleType>;
-  behaviour: { acceptance: AcceptanceModel; cancellation: CancellationModel };
+  behaviour: { acceptance: AcceptanceModel; cancellation: CancellationModel; answers: AnswerTimeModel; tripTimes: TripTimeModel };
 }
 
 export interface ReplaySettings {
@@ -70,6 +72,15 @@ interface Waiting extends ReplayRequest {
   refused: Set<number>;
 }
 
+/** An offer the replay made and its driver has yet to answer: the ride waits for it, the driver is held. */
+interface Pending {
+  ride: Waiting;
+  driverId: number;
+  wayMinutes: number;
+  accepts: boolean;
+  answerAt: number;
+}
+
 /** Runs the period; hour by hour figures, the first hour the one `from` falls in. */
 export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySettings, tools: ReplayTools): Promise<HourFigures[]> {
   const { from, to } = inputs;
@@ -78,6 +89,7 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
   const next = seeded(settings.seed);
   const fleet = new ReplayFleet();
   let waiting: Waiting[] = [];
+  let pending: Pending[] = [];
   let surge = new Map<string, number>();
   let nextRequest = 0;
   let nextSample = 0;
@@ -85,6 +97,17 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
   const cancelEachRound = 1 - Math.exp(-inputs.behaviour.cancellation.perMinute * (batchMs / 60_000));
   const speed = settings.speed ?? 1;
   const slotMs = sampleSlotMs(speed);
+  const { answers, tripTimes } = inputs.behaviour;
+  const matchRide = (ride: Waiting, driverId: number, wayMinutes: number, at: number) => {
+    fleet.take(driverId, at + (tripTimes.factor * (wayMinutes + ride.tripMinutes) * 60_000) / speed, ride.drop);
+    const figures = hourOf(ride.at);
+    figures.matched++;
+    figures.pickupEtaMinutes.push(wayMinutes);
+    figures.fares.push(ride.fare);
+    figures.driverEarnings += ride.fare * settings.rules.driverShare;
+  };
+  /** Whether a waiting rider is still waiting this round (else counted as cancelled). */
+  const stays = (ride: Waiting) => (next() < cancelEachRound ? void hourOf(ride.at).cancelled++ : true);
 
   for (let now = from; now < to; now += batchMs) {
     while (nextSample < inputs.samples.length && inputs.samples[nextSample].at <= now) {
@@ -93,33 +116,44 @@ export async function replayPeriod(inputs: ReplayInputs, settings: ReplaySetting
       fleet.applySample(unpackSample(sample.packed), inputs.vehicles, now);
       hourOf(sample.at).onlineDriverMs += fleet.online * Math.max(0, sampleEnd - sample.at);
     }
+    // Answers due: before trips end, so a driver who accepts goes from the offer straight to the trip.
+    if (pending.length > 0) {
+      pending = pending.filter((offer) => {
+        if (offer.answerAt > now) return true;
+        if (offer.accepts) matchRide(offer.ride, offer.driverId, offer.wayMinutes, now);
+        else waiting.push(offer.ride);
+        return false;
+      });
+    }
     fleet.endTrips(now);
     while (nextRequest < inputs.requests.length && inputs.requests[nextRequest].at <= now) {
       waiting.push(await booked(inputs.requests[nextRequest++], surge, settings, tools, hourOf));
     }
-    // Riders who give up, and those dispatch gives up on.
-    waiting = waiting.filter((ride) => {
-      if (next() < cancelEachRound) return void hourOf(ride.at).cancelled++, false;
-      return now - ride.searchingSince < maxMs;
-    });
+    // Riders who give up, and those dispatch gives up on; a rider waiting on an offer may give up too
+    // (its driver stays held until the answer, as the offer stays on the driver's screen).
+    waiting = waiting.filter((ride) => stays(ride) && now - ride.searchingSince < maxMs);
+    if (pending.length > 0) pending = pending.filter((offer) => stays(offer.ride));
     if (waiting.length > 0) {
-      surge = surgeTable(waiting, fleet.freeByZone);
+      surge = surgeTable([...waiting, ...pending.map((offer) => offer.ride)], fleet.freeByZone);
       const pairs = await pairRides(fleet, waiting, mode, (ride) => searchRadiusKm(now - ride.searchingSince, offerTtlMs), tools.ways, new Map(waiting.map((ride) => [ride.id, ride.refused])));
-      const matched = new Set<number>();
+      const offered = new Set<number>();
       for (const { ride, driver } of pairs) {
-        if (next() >= acceptProbability(inputs.behaviour.acceptance, driver.way.km, ride.fare)) {
-          ride.refused.add(driver.driverId);
+        const accepts = next() < acceptProbability(inputs.behaviour.acceptance, driver.way.km, ride.fare);
+        // A refusal takes the period's time to decline or let expire, but no longer than this run's offers last.
+        const answerMs = accepts ? answers.acceptMeanMs : Math.min(answers.refuseMeanMs, offerTtlMs);
+        if (!accepts) ride.refused.add(driver.driverId);
+        // An answer due within the round is taken in it: the replay looks again only a round later.
+        if (answerMs < batchMs) {
+          if (!accepts) continue;
+          offered.add(ride.id);
+          matchRide(ride, driver.driverId, driver.way.minutes, now);
           continue;
         }
-        matched.add(ride.id);
-        fleet.take(driver.driverId, now + ((driver.way.minutes + ride.tripMinutes) * 60_000) / speed, ride.drop);
-        const figures = hourOf(ride.at);
-        figures.matched++;
-        figures.pickupEtaMinutes.push(driver.way.minutes);
-        figures.fares.push(ride.fare);
-        figures.driverEarnings += ride.fare * settings.rules.driverShare;
+        offered.add(ride.id);
+        fleet.hold(driver.driverId, now + answerMs);
+        pending.push({ ride, driverId: driver.driverId, wayMinutes: driver.way.minutes, accepts, answerAt: now + answerMs });
       }
-      waiting = waiting.filter((ride) => !matched.has(ride.id));
+      waiting = waiting.filter((ride) => !offered.has(ride.id));
     }
     if (tools.progress && (now - from) % (HOUR_MS) < batchMs) tools.progress((now - from) / (to - from));
   }

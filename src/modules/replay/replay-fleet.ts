@@ -43,16 +43,20 @@ export class ReplayFleet {
     return this.#freeByZone;
   }
 
-  /** The sample's drivers are online where it saw them, unless on a replayed trip; the others are offline. */
+  /**
+   * The sample's drivers are online; the others are offline. A driver moves to where the sample saw
+   * them unless on a replayed trip, or on a trip of the period's own: somewhere along its route, not
+   * where a free driver waits (a driver the replay left free stays where it left them).
+   */
   applySample(sampled: readonly SampledDriver[], vehicles: ReadonlyMap<number, VehicleType>, now: number): void {
     for (const driver of this.#drivers.values()) driver.online = false;
-    for (const { driverId, lat, lon } of sampled) {
+    for (const { driverId, lat, lon, busy } of sampled) {
       const vehicle = vehicles.get(driverId);
       if (!vehicle) continue;
       let driver = this.#drivers.get(driverId);
       if (!driver) this.#drivers.set(driverId, (driver = { vehicle, position: { driverId, lat, lon, updatedAt: now }, zone: zoneOf({ lat, lon }), online: true, busyUntil: 0, dropAt: null }));
       driver.online = true;
-      if (driver.busyUntil === 0) moveTo(driver, { lat, lon }, now);
+      if (driver.busyUntil === 0 && !busy) moveTo(driver, { lat, lon }, now);
     }
     this.#sampled = undefined;
     this.#freed.clear();
@@ -75,12 +79,19 @@ export class ReplayFleet {
     }
   }
 
-  /** The driver drives to a pickup and on to the drop, busy until `until`. */
+  /** The driver drives to a pickup and on to the drop, busy until `until` (straight from an offer it was held for, or free). */
   take(driverId: number, until: number, drop: Point): void {
     const driver = this.#drivers.get(driverId)!;
+    if (driver.busyUntil === 0) this.#count(driver.zone, -1);
     driver.busyUntil = until;
     driver.dropAt = drop;
-    this.#count(driver.zone, -1);
+  }
+
+  /** The driver looks at an offer until `until`, where it is: offered nothing else meanwhile. */
+  hold(driverId: number, until: number): void {
+    const driver = this.#drivers.get(driverId)!;
+    if (driver.busyUntil === 0) this.#count(driver.zone, -1);
+    driver.busyUntil = until;
   }
 
   /** As AvailableSnapshot.candidates: the `k` nearest free drivers whose vehicle serves the ride type. */

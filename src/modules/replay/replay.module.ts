@@ -5,7 +5,7 @@ import { WhatIf, type WhatIfDependencies } from './what-if.service.ts';
 export interface ReplayServices {
   /** Driver supply every 30 s (supply_samples), kept REPLAY_RETENTION_DAYS. */
   supply: SupplySampler;
-  /** Drivers' acceptance and riders' patience, fitted from a period. */
+  /** Drivers' acceptance and answer times, riders' patience and trips' length, fitted from a period. */
   behaviour: BehaviourFits;
   /** Replays of a period with candidate settings, in a worker thread. */
   whatIf: WhatIf;
@@ -19,5 +19,5 @@ export interface ReplayServices {
  */
 export function createReplay(deps: SupplySamplerDependencies & { behaviour: BehaviourDependencies; whatIf: Omit<WhatIfDependencies, 'supply' | 'rides' | 'offers' | 'clock'> }): ReplayServices {
   const supply = new SupplySampler(deps);
-  return { supply, behaviour: new BehaviourFits(deps.behaviour), whatIf: new WhatIf({ ...deps.behaviour, ...deps.whatIf, supply, clock: deps.clock }) };
+  return { supply, behaviour: new BehaviourFits({ ...deps.behaviour, simulationSpeed: deps.simulationSpeed }), whatIf: new WhatIf({ ...deps.behaviour, ...deps.whatIf, supply, clock: deps.clock }) };
 }

@@ -57,5 +57,17 @@ export const BehaviourFit = Type.Object({
     halfLifeMinutes: Type.Union([Type.Number(), Type.Null()], { description: 'Minutes by which half of the riders still waiting cancel' }),
     byWaitMinutes: Type.Array(Band, { description: 'Cancelled share by minutes waited: observed beside fitted' }),
   }),
+  answers: Type.Object({
+    accepted: Type.Integer({ description: 'Offers accepted' }),
+    acceptMeanMs: Type.Number({ description: 'Mean time from an offer to its acceptance, ms of the clock' }),
+    refused: Type.Integer({ description: 'Offers declined or left to expire' }),
+    refuseMeanMs: Type.Number({ description: 'Mean time from an offer to its decline or expiry, ms of the clock' }),
+  }),
+  tripTimes: Type.Object({
+    rides: Type.Integer({ description: 'Completed rides whose accepted offer is known' }),
+    quotedMinutes: Type.Number({ description: 'Their quoted minutes in all: the way to the pickup and the trip' }),
+    heldMinutes: Type.Number({ description: 'Their minutes from acceptance to completion in all (of the city: SIMULATION_SPEED)' }),
+    factor: Type.Number({ description: 'Held over quoted: a replayed trip keeps its driver its quoted minutes times this' }),
+  }),
 });
 export type BehaviourFit = Static<typeof BehaviourFit>;

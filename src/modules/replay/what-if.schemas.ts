@@ -58,6 +58,15 @@ export const WhatIfJob = Type.Object({
     candidatePricing: Type.Boolean({ description: 'Whether a pricing document was tried (else the as-was version)' }),
     acceptance: Type.Object({ offers: Type.Integer(), intercept: Type.Number(), perKm: Type.Number(), perHundredRupees: Type.Number() }),
     cancellation: Type.Object({ requests: Type.Integer(), perMinute: Type.Number() }),
+    answers: Type.Object(
+      { accepted: Type.Integer(), acceptSeconds: Type.Number(), refused: Type.Integer(), refuseSeconds: Type.Number() },
+      { description: "Drivers' mean time to accept, and to decline or let expire, an offer: a replayed offer holds its ride and driver as long (seconds of the clock)" },
+    ),
+    tripTimes: Type.Object(
+      { rides: Type.Integer(), factor: Type.Number() },
+      { description: "Completed rides' time from acceptance to drop over their quoted minutes (pickup way and trip): a replayed trip holds its driver its quoted minutes times this" },
+    ),
+
   }),
   totals: Nullable(Columns),
   hours: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time' }), actual: PeriodFigures, asWas: PeriodFigures, candidate: PeriodFigures }), {

@@ -12,7 +12,7 @@ import { checkRules } from '../pricing/pricing.model.ts';
 import type { PricingRules } from '../pricing/pricing.schemas.ts';
 import type { Pricing } from '../pricing/pricing.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
-import { fitAcceptance, fitCancellation, waitsOf } from './behaviour.ts';
+import { acceptedEtas, fitBehaviour } from './behaviour.ts';
 import { FIT_SAMPLE_LIMIT } from './behaviour.service.ts';
 import type { ReplayInputs, ReplayRequest, ReplaySettings } from './replay-engine.ts';
 import { actualHours, periodFigures, type HourFigures } from './replay-figures.ts';
@@ -119,8 +119,9 @@ export class WhatIf {
     requests.reverse(); // oldest first
     const replayed: ReplayRequest[] = requests.flatMap((r) => (r.pickup && r.drop ? [{ id: r.id, riderId: r.riderId, at: r.at, rideType: r.rideType, pickup: r.pickup, drop: r.drop }] : []));
     const vehicles = await this.#deps.profiles.dispatchable([...new Set(samples.flatMap((sample) => driverIdsOf(sample.packed)))]);
-    const acceptance = fitAcceptance(offers);
-    const cancellation = fitCancellation(waitsOf(requests.slice(-FIT_SAMPLE_LIMIT)));
+    const speed = this.#deps.simulationSpeed ?? 1;
+    const etas = acceptedEtas(offers);
+    const { acceptance, answers, cancellation, tripTimes } = fitBehaviour(offers, requests.slice(-FIT_SAMPLE_LIMIT), speed);
     const asWasVersion = mostUsed(requests.map((r) => r.pricingVersion)) ?? this.#deps.pricing.current().version;
     const asWasRules = await this.#deps.pricing.rules(asWasVersion);
     const asWasDispatch = { mode: this.#deps.dispatch.mode === 'batched' ? 'batched' : 'nearest', batchMs: this.#deps.dispatch.batchMs, offerTtlMs: this.#deps.dispatch.offerTtlMs, maxMs: this.#deps.dispatch.maxMs } as const;
@@ -131,13 +132,11 @@ export class WhatIf {
       maxMs: (body.dispatch?.maxSeconds ?? asWasDispatch.maxMs / 1000) * 1000,
     };
     const seed = hashOf(id);
-    const speed = this.#deps.simulationSpeed ?? 1;
     const common = { timeZone: this.#deps.timeZone, seed, speed };
     const runs: [ReplaySettings, ReplaySettings] = [
       { ...common, dispatch: asWasDispatch, rules: asWasRules, pricingVersion: asWasVersion },
       { ...common, dispatch: candidateDispatch, rules: body.pricing ?? asWasRules, pricingVersion: body.pricing ? 0 : asWasVersion },
     ];
-    const etas = new Map(offers.filter((offer) => offer.accepted).map((offer) => [offer.rideId, offer.pickupEtaMinutes]));
     const actual = actualHours(from, to, requests.map((r) => ({ ...r, pickupEtaMinutes: etas.get(r.id) ?? null })), samples.map((s) => ({ at: s.at, drivers: s.online })), asWasRules.driverShare, sampleSlotMs(speed));
     const view: WhatIfJob = {
       id,
@@ -157,12 +156,14 @@ export class WhatIf {
         candidatePricing: body.pricing !== undefined,
         acceptance: { offers: acceptance.offers, intercept: acceptance.intercept, perKm: acceptance.perKm, perHundredRupees: acceptance.perHundredRupees },
         cancellation: { requests: cancellation.requests, perMinute: cancellation.perMinute },
+        answers: { accepted: answers.accepted, acceptSeconds: seconds(answers.acceptMeanMs), refused: answers.refused, refuseSeconds: seconds(answers.refuseMeanMs) },
+        tripTimes: { rides: tripTimes.rides, factor: Math.round(tripTimes.factor * 1000) / 1000 },
       },
       totals: null,
       hours: [],
     };
     this.#keep(id, { view, pricing: body.pricing });
-    const inputs: ReplayInputs = { from, to, requests: replayed, samples: samples.map(({ at, packed }) => ({ at, packed })), vehicles, behaviour: { acceptance, cancellation } };
+    const inputs: ReplayInputs = { from, to, requests: replayed, samples: samples.map(({ at, packed }) => ({ at, packed })), vehicles, behaviour: { acceptance, cancellation, answers, tripTimes } };
     const work: WhatIfWork = { inputs, runs, routing: this.#deps.routing };
     const worker = new Worker(new URL('./what-if.worker.ts', import.meta.url), { workerData: work });
     worker.on('message', (message: WhatIfMessage) => {
@@ -204,6 +205,8 @@ const settingsView = (settings: { mode: 'nearest' | 'batched'; batchMs: number; 
   offerTtlSeconds: Math.round(settings.offerTtlMs / 1000),
   maxSeconds: Math.round(settings.maxMs / 1000),
 });
+
+const seconds = (ms: number) => Math.round(ms) / 1000;
 
 function mostUsed(values: readonly number[]): number | undefined {
   const counts = new Map<number, number>();

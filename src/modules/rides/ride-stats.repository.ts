@@ -108,7 +108,7 @@ export async function pricedBetween(db: Db, from: number, to: number, afterId: n
 export function requestsBetween(db: Db, from: number, to: number, limit: number) {
   return db
     .selectFrom('rides')
-    .select(['id', 'rider_id', 'ride_type', 'pickup_lat', 'pickup_lon', 'drop_lat', 'drop_lon', 'created_at', 'released_at', 'scheduled_at', 'accepted_at', 'cancelled_at', 'cancelled_by', 'no_driver_at', 'fare', 'surge_multiplier', 'pricing_version'])
+    .select(['id', 'rider_id', 'ride_type', 'pickup_lat', 'pickup_lon', 'drop_lat', 'drop_lon', 'created_at', 'released_at', 'scheduled_at', 'accepted_at', 'completed_at', 'cancelled_at', 'cancelled_by', 'no_driver_at', 'duration_minutes', 'fare', 'surge_multiplier', 'pricing_version'])
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .orderBy('created_at', 'desc')

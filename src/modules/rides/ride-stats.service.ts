@@ -13,7 +13,14 @@ export interface PeriodRequest {
   pickup: Point | null;
   drop: Point | null;
   waitEnded: number | null;
+  /** When dispatch gave up looking (DISPATCH_MAX_SECONDS), if it did: a rider's cancellation after it is no sign of impatience. */
+  noDriverAt: number | null;
   matched: boolean;
+  /** A matched ride: when it was accepted and, if it was, completed (how long it held its driver). */
+  acceptedAt: number | null;
+  completedAt: number | null;
+  /** The trip's driving minutes as quoted at booking. */
+  durationMinutes: number;
   cancelledByRider: boolean;
   fare: number;
   surgeMultiplier: number;
@@ -79,7 +86,11 @@ export class RideStats {
         pickup: row.pickup_lat === null || row.pickup_lon === null ? null : { lat: row.pickup_lat, lon: row.pickup_lon },
         drop: row.drop_lat === null || row.drop_lon === null ? null : { lat: row.drop_lat, lon: row.drop_lon },
         waitEnded: waitEnded === null ? null : Number(waitEnded),
+        noDriverAt: row.no_driver_at === null ? null : Number(row.no_driver_at),
         matched: row.accepted_at !== null,
+        acceptedAt: row.accepted_at === null ? null : Number(row.accepted_at),
+        completedAt: row.completed_at === null ? null : Number(row.completed_at),
+        durationMinutes: Number(row.duration_minutes),
         cancelledByRider: row.accepted_at === null && row.cancelled_at !== null && row.cancelled_by === 'rider',
         fare: Number(row.fare),
         surgeMultiplier: Number(row.surge_multiplier),

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { routes } from '../../../src/contract/routes.ts';
-import { acceptanceBands, acceptProbability, cancellationBands, fitAcceptance, fitCancellation } from '../../../src/modules/replay/behaviour.ts';
+import { acceptanceBands, acceptProbability, cancellationBands, fitAcceptance, fitAnswerTimes, fitCancellation, fitTripTimes, heldRidesOf, waitsOf } from '../../../src/modules/replay/behaviour.ts';
 import { apiOf } from '../../helpers/api.ts';
 import { call, type TestApp } from '../../helpers/app.ts';
 import { createTestAppWithAdmin, signUp, type TestUser } from '../../helpers/factories.ts';
 import { driverAt, near, offerOf, PICKUP } from '../../helpers/dispatch.ts';
-import { assertOk, bookRide } from '../../helpers/rides.ts';
+import { assertOk, bookRide, setStatus } from '../../helpers/rides.ts';
 
 // decisions.md "What-if replay": rider and driver behaviour (acceptance by pickup distance, cancellation
 // by wait) fitted from the period, with the fit's figures shown.
@@ -30,7 +30,7 @@ describe('fitting behaviour', () => {
       const pickupKm = next() * 6;
       const fare = 80 + next() * 600;
       const p = 1 / (1 + Math.exp(-(truth.intercept + truth.perKm * pickupKm + truth.perHundredRupees * (fare / 100))));
-      return { pickupKm, fare, accepted: next() < p };
+      return { pickupKm, fare, accepted: next() < p, answerMs: 0 };
     });
     const model = fitAcceptance(offers);
     assert.equal(model.offers, 20_000);
@@ -43,8 +43,16 @@ describe('fitting behaviour', () => {
     assert.ok(acceptProbability(model, 0.5, 300) > acceptProbability(model, 5, 300), 'nearer pickups are taken more often');
   });
 
+  test('acceptance: a few dozen offers taken whatever their distance and fare give one share for all, not slopes drawn from noise', () => {
+    const next = random(3);
+    const offers = Array.from({ length: 45 }, () => ({ pickupKm: next() * 5, fare: 80 + next() * 300, accepted: next() < 0.8, answerMs: 0 }));
+    const model = fitAcceptance(offers);
+    assert.deepEqual([model.perKm, model.perHundredRupees], [0, 0]);
+    assert.ok(Math.abs(acceptProbability(model, 4, 300) - model.acceptedShare) < 0.01, `${acceptProbability(model, 4, 300)} ≈ ${model.acceptedShare}`);
+  });
+
   test('acceptance: a period where every offer was taken, or none was made, still gives a usable model', () => {
-    const all = fitAcceptance(Array.from({ length: 50 }, (_, i) => ({ pickupKm: i / 10, fare: 200, accepted: true })));
+    const all = fitAcceptance(Array.from({ length: 50 }, (_, i) => ({ pickupKm: i / 10, fare: 200, accepted: true, answerMs: 0 })));
     assert.ok(Number.isFinite(all.intercept) && Number.isFinite(all.perKm));
     assert.ok(acceptProbability(all, 2, 200) > 0.95, 'almost surely accepted');
     const none = fitAcceptance([]);
@@ -68,6 +76,39 @@ describe('fitting behaviour', () => {
     }
     assert.deepEqual(fitCancellation([]), { requests: 0, cancelled: 0, perMinute: 0, halfLifeMinutes: null });
   });
+
+  test('a rider who cancels once dispatch found nobody waited until then, and is no cancellation', () => {
+    const waits = waitsOf([
+      { at: 0, waitEnded: 150_000, noDriverAt: 120_000, cancelledByRider: true },
+      { at: 0, waitEnded: 60_000, noDriverAt: null, cancelledByRider: true },
+      { at: 0, waitEnded: 30_000, noDriverAt: null, cancelledByRider: false },
+      { at: 0, waitEnded: null, noDriverAt: null, cancelledByRider: false },
+    ]);
+    assert.deepEqual(waits, [{ waitedMinutes: 2, cancelled: false }, { waitedMinutes: 1, cancelled: true }, { waitedMinutes: 0.5, cancelled: false }]);
+    assert.equal(fitCancellation(waits).perMinute, 1 / 3.5);
+  });
+
+  test("answer times and trips' length over their quote are the period's own", () => {
+    const offers = [
+      { pickupKm: 1, fare: 200, accepted: true, answerMs: 4_000 },
+      { pickupKm: 3, fare: 200, accepted: true, answerMs: 6_000 },
+      { pickupKm: 2, fare: 200, accepted: false, answerMs: 15_000 },
+    ];
+    assert.deepEqual(fitAnswerTimes(offers), { accepted: 2, acceptMeanMs: 5_000, refused: 1, refuseMeanMs: 15_000 });
+    // Ride 1 took 30 minutes for a 3 + 12 minutes' quote, ride 2 is still on its way, ride 3 has no offer known.
+    const held = heldRidesOf(
+      [
+        { id: 1, acceptedAt: 0, completedAt: 1_800_000, durationMinutes: 12 },
+        { id: 2, acceptedAt: 0, completedAt: null, durationMinutes: 12 },
+        { id: 3, acceptedAt: 0, completedAt: 600_000, durationMinutes: 5 },
+      ],
+      new Map([[1, 3], [2, 9]]),
+    );
+    assert.deepEqual(held, [{ acceptedAt: 0, completedAt: 1_800_000, quotedMinutes: 15 }]);
+    assert.equal(fitTripTimes(held).factor, 2);
+    assert.equal(fitTripTimes(held, 20).factor, 40, "at 20× a clock's minute is 20 of the city's");
+    assert.equal(fitTripTimes([]).factor, 1);
+  });
 });
 
 describe('GET /admin/behaviour', () => {
@@ -78,7 +119,7 @@ describe('GET /admin/behaviour', () => {
   });
   after(() => t.close());
 
-  test("fits what dispatch and riders did: an offer declined and one taken, a rider who gave up after three minutes", async () => {
+  test("fits what dispatch, drivers and riders did: an offer declined at once and one taken after 12 s, a rider who gave up after three minutes, a trip that held its driver 23 minutes", async () => {
     const from = new Date(t.clock.now() - 60_000).toISOString();
     const declining = await driverAt(t, near(PICKUP, 0.3));
     const driver = await driverAt(t, near(PICKUP, 0.6));
@@ -97,6 +138,10 @@ describe('GET /admin/behaviour', () => {
     const abandoned = await book();
     t.clock.advance(180_000);
     assertOk(await call(t.app, 'POST', `/rides/cancel/${abandoned.id}`, { token: rider.token }));
+    // The taken ride: picked up, and dropped 20 minutes later, 23 after the driver accepted it.
+    assertOk(await setStatus(t, driver, taken.id, { status: 'PICKED', otp: taken.startOtp }));
+    t.clock.advance(20 * 60_000);
+    assertOk(await setStatus(t, driver, taken.id, { status: 'COMPLETED', otp: taken.endOtp }));
 
     const to = new Date(t.clock.now() + 60_000).toISOString();
     const fit = await apiOf(t, admin).call(routes.admin.behaviour, { query: { from, to } });
@@ -109,6 +154,9 @@ describe('GET /admin/behaviour', () => {
     // In the first minute both riders were at risk, one for 0.2 minutes and one for all of it: 1.2 minutes at 1/3.2 a minute, over 2 riders.
     const firstMinute = fit.cancellation.byWaitMinutes[0];
     assert.deepEqual({ ...firstMinute, fitted: Math.round(firstMinute.fitted! * 1e6) / 1e6 }, { from: 0, to: 1, count: 2, observed: 0, fitted: Math.round((1.2 / 3.2 / 2) * 1e6) / 1e6 });
+    assert.deepEqual(fit.answers, { accepted: 1, acceptMeanMs: 12_000, refused: 1, refuseMeanMs: 0 });
+    const quoted = second.pickupEtaMinutes + taken.durationMinutes;
+    assert.deepEqual(fit.tripTimes, { rides: 1, quotedMinutes: quoted, heldMinutes: 23, factor: 23 / quoted });
   });
 
   test('a period is checked like the supply one, for operators only', async () => {
