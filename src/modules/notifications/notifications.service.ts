@@ -39,7 +39,9 @@ export class NotificationsService {
   readonly #log: FastifyBaseLogger;
   readonly #events: Pick<DomainEventsDispatcher, 'emitted'> | undefined;
   readonly #texts: Texts;
-  readonly #languages: Pick<SettingsService, 'languageOf' | 'languagesOf'>;
+  readonly #languages: Pick<SettingsService, 'languageOf'>;
+  /** Each user's announcements under way, in the order their units committed. */
+  readonly #sending = new Map<number, Promise<void>>();
 
   /** `events` hears of each notification once committed, in its user's language (the push module reaches apps that are closed). */
   constructor(deps: {
@@ -49,7 +51,7 @@ export class NotificationsService {
     hub: UserHub;
     log: FastifyBaseLogger;
     texts: Texts;
-    languages: Pick<SettingsService, 'languageOf' | 'languagesOf'>;
+    languages: Pick<SettingsService, 'languageOf'>;
     events?: Pick<DomainEventsDispatcher, 'emitted'>;
   }) {
     this.#db = deps.db;
@@ -95,21 +97,35 @@ export class NotificationsService {
     return { ...row, id } as repository.NotificationRow;
   }
 
-  /** Sends the notifications, each in its user's language, to their live connections once the unit has committed. */
+  /**
+   * Sends the notifications, each in its user's language, to their live connections once the unit has
+   * committed. A user's go one after another: a language read from the database must not let a later
+   * notice of theirs (arriving) overtake an earlier one (accepted). Other users' do not wait on them.
+   */
   announce(tx: Tx, rows: readonly repository.NotificationRow[]): void {
-    tx.afterCommit(() => void this.#send(rows));
+    tx.afterCommit(() => {
+      for (const userId of new Set(rows.map((row) => row.user_id))) {
+        const sent = (this.#sending.get(userId) ?? Promise.resolve())
+          .then(() => this.#send(userId, rows.filter((row) => row.user_id === userId)))
+          .catch((error: unknown) => this.#log.error({ err: error, userId }, 'notifications saved but not announced'));
+        this.#sending.set(userId, sent);
+        void sent.finally(() => {
+          if (this.#sending.get(userId) === sent) this.#sending.delete(userId);
+        });
+      }
+    });
   }
 
-  async #send(rows: readonly repository.NotificationRow[]): Promise<void> {
-    const languages = await this.#languages.languagesOf(rows.map((row) => row.user_id)).catch((error: unknown) => {
-      this.#log.warn({ err: error }, "users' languages not read; notifications sent in English");
-      return new Map<number, Language>();
+  async #send(userId: number, rows: readonly repository.NotificationRow[]): Promise<void> {
+    const language = await this.#languages.languageOf(userId).catch((error: unknown) => {
+      this.#log.warn({ err: error, userId }, 'language not read; notification sent in English');
+      return 'en' as const;
     });
     for (const row of rows) {
-      const notification = this.#view(row, languages.get(row.user_id) ?? 'en');
+      const notification = this.#view(row, language);
       void this.#events?.emitted('notification.created', notification);
-      if (!this.#hub.reaches(notification.userId)) continue;
-      this.#hub.send(notification.userId, 'notification.created', notification).catch((error: unknown) => {
+      if (!this.#hub.reaches(userId)) continue;
+      this.#hub.send(userId, 'notification.created', notification).catch((error: unknown) => {
         this.#log.warn({ err: error }, 'notification saved but not sent live');
       });
     }

@@ -7,6 +7,9 @@ import { SettingsService } from '../../../src/modules/settings/settings.service.
 import { MemoryEventBus } from '../../../src/platform/event-bus.ts';
 import { Texts } from '../../../src/platform/i18n/texts.ts';
 import { MemoryHub } from '../../../src/platform/realtime/hub.ts';
+import type { Notification } from '../../../src/modules/notifications/notifications.schemas.ts';
+import type { UserMessages } from '../../../src/events.ts';
+import { eventually } from '../../helpers/dispatch.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
 
@@ -147,6 +150,39 @@ describe('notifications', () => {
     assert.equal(n.title, 'Not approved to drive');
     assert.equal(n.message.length, 800);
     assert.equal(n.rideId, null);
+  });
+
+  test("a user's notices go out live in the order they were saved, though reading the language held up the first", async () => {
+    const user = await signUp(t);
+    const connection = connectDatabase(t.config.database);
+    try {
+      const { db, transactions } = connection;
+      const settings = new SettingsService({ db, transactions, clock: t.clock, bus: new MemoryEventBus() });
+      // The first read of the language is slow, as a database under load can make it: it ends only once
+      // the second notice's own read (were it started) has ended.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const reads: Array<Promise<unknown>> = [];
+      const languages = {
+        languageOf(userId: number) {
+          const read = reads.length === 0 ? held.then(() => settings.languageOf(userId)) : settings.languageOf(userId);
+          reads.push(read);
+          return read;
+        },
+      };
+      const hub = new MemoryHub<UserMessages>(t.clock);
+      const heard: string[] = [];
+      await hub.attach(user.id, (message) => heard.push((message.data as Notification).eventType));
+      const service = new NotificationsService({ db, transactions, clock: t.clock, hub, log: pino({ level: 'silent' }), texts: new Texts('Asia/Kolkata'), languages });
+      await transactions.run((tx) => service.record(tx, [{ userId: user.id, rideId: 1, eventType: 'RIDE_ACCEPTED', text: { name: 'rideAccepted', values: { rideId: '1' } } }]));
+      await transactions.run((tx) => service.record(tx, [{ userId: user.id, rideId: 1, eventType: 'DRIVER_ARRIVING', text: { name: 'driverArriving', values: { rideId: '1' } } }]));
+      await Promise.all(reads.slice(1));
+      release();
+      await eventually(async () => (heard.length === 2 ? true : undefined), 'both notices live');
+      assert.deepEqual(heard, ['RIDE_ACCEPTED', 'DRIVER_ARRIVING']);
+    } finally {
+      await connection.destroy();
+    }
   });
 
   test('notifications need a token', async () => {
