@@ -42,7 +42,8 @@ export class SmtpSink {
     const deadline = Date.now() + 5000;
     for (;;) {
       const mail = this.mails.slice(after).reverse().find((m) => m.to.includes(email.trim().toLowerCase()));
-      const code = mail && /code is (\d{6})/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1];
+      // In whichever language the mail is (a browser's Accept-Language chooses): the one 6-digit number in it.
+      const code = mail && /(?<!\d)\d{6}(?!\d)/.exec(readMail(mail.raw).text)?.[0];
       if (code) return code;
       if (Date.now() > deadline) throw new Error(`no sign-up code mailed to ${email}`);
       await new Promise<void>((resolve) => {
