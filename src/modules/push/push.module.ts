@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainEventsDispatcher, UserHub } from '../../events.ts';
-import type { Texts } from '../../platform/i18n/texts.ts';
+import type { Language, Texts } from '../../platform/i18n/texts.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { PushTransport } from '../../platform/push/push-transport.ts';
 import type { Operators } from '../auth/operators.ts';
@@ -15,7 +15,7 @@ export interface PushDependencies extends PushSubscriptionsDependencies {
   operators: Pick<Operators, 'ids'>;
   /** Offers and SOS alerts are written in each recipient's language (ride changes come as their notification, already in it). */
   texts: Texts;
-  languages: Pick<SettingsService, 'languageOf' | 'languagesOf'>;
+  languages: Pick<SettingsService, 'languagesOf'>;
   transport: PushTransport;
   log: FastifyBaseLogger;
   metrics: Pick<Metrics, 'counter'>;
@@ -36,8 +36,15 @@ export function createPush(deps: PushDependencies): PushServices {
 
   // What the push module reacts to, after commit; each only queues, so no request waits on a push service.
   const { texts, languages } = deps;
+  // A language that cannot be read does not cost the message: it goes in English.
+  const languagesOf = (userIds: readonly number[]) =>
+    languages.languagesOf(userIds).catch((error: unknown) => {
+      deps.log.warn({ err: error }, 'languages not read; push messages in English');
+      return new Map<number, Language>();
+    });
+  const wordsFor = (languageOf: Map<number, Language>, userId: number) => texts.in(languageOf.get(userId) ?? 'en');
   events.afterCommit('offer.created', async ({ driverId, offer }) => {
-    deliveries.enqueue(driverId, offerMessage(offer, clock.now(), texts.in(await languages.languageOf(driverId))));
+    deliveries.enqueue(driverId, offerMessage(offer, clock.now(), wordsFor(await languagesOf([driverId]), driverId)));
   });
   events.afterCommit('notification.created', (notification) => {
     const message = rideChangeMessage(notification);
@@ -45,8 +52,8 @@ export function createPush(deps: PushDependencies): PushServices {
   });
   events.afterCommit('incident.opened', async (incident) => {
     const operators = await deps.operators.ids();
-    const languageOf = await languages.languagesOf(operators);
-    for (const operatorId of operators) deliveries.enqueue(operatorId, sosMessage(incident, texts.in(languageOf.get(operatorId) ?? 'en')));
+    const languageOf = await languagesOf(operators);
+    for (const operatorId of operators) deliveries.enqueue(operatorId, sosMessage(incident, wordsFor(languageOf, operatorId)));
   });
   // A person erased or blocked: their browsers hear nothing more.
   events.inUnit('account.erasing', (tx, { userId }) => subscriptions.erase(tx, userId));
