@@ -14,13 +14,13 @@ import type { Pricing } from '../pricing/pricing.service.ts';
 import type { RideStats } from '../rides/ride-stats.service.ts';
 import { acceptedEtas, fitBehaviour } from './behaviour.ts';
 import { FIT_SAMPLE_LIMIT } from './behaviour.service.ts';
-import type { ReplayInputs, ReplayRequest, ReplaySettings } from './replay-engine.ts';
+import type { ReplayRequest, ReplaySettings } from './replay-engine.ts';
 import { actualHours, periodFigures, type HourFigures } from './replay-figures.ts';
 import { SUPPLY_PERIOD_MAX_DAYS } from './replay.schemas.ts';
 import type { SupplySampler } from './supply-sampler.ts';
-import { driverIdsOf, sampleSlotMs } from './supply-samples.ts';
+import { sampleSlotMs } from './supply-samples.ts';
 import type { WhatIfBody, WhatIfDispatch, WhatIfJob } from './what-if.schemas.ts';
-import type { WhatIfMessage, WhatIfWork } from './what-if.worker.ts';
+import type { WhatIfMessage, WhatIfVehicles, WhatIfWork } from './what-if.worker.ts';
 
 /** The most requests one replay takes: a week of a 2,000-driver city is some 100,000. */
 export const WHAT_IF_MAX_REQUESTS = 500_000;
@@ -118,7 +118,6 @@ export class WhatIf {
     if (requests.length > WHAT_IF_MAX_REQUESTS) throw badRequest(`The period has more than ${WHAT_IF_MAX_REQUESTS} requests; replay a shorter one`);
     requests.reverse(); // oldest first
     const replayed: ReplayRequest[] = requests.flatMap((r) => (r.pickup && r.drop ? [{ id: r.id, riderId: r.riderId, at: r.at, rideType: r.rideType, pickup: r.pickup, drop: r.drop }] : []));
-    const vehicles = await this.#deps.profiles.dispatchable([...new Set(samples.flatMap((sample) => driverIdsOf(sample.packed)))]);
     const speed = this.#deps.simulationSpeed ?? 1;
     const etas = acceptedEtas(offers);
     const { acceptance, answers, cancellation, tripTimes } = fitBehaviour(offers, requests.slice(-FIT_SAMPLE_LIMIT), speed);
@@ -163,11 +162,19 @@ export class WhatIf {
       hours: [],
     };
     this.#keep(id, { view, pricing: body.pricing });
-    const inputs: ReplayInputs = { from, to, requests: replayed, samples: samples.map(({ at, packed }) => ({ at, packed })), vehicles, behaviour: { acceptance, cancellation, answers, tripTimes } };
+    const inputs: WhatIfWork['inputs'] = { from, to, requests: replayed, samples: samples.map(({ at, packed }) => ({ at, packed })), behaviour: { acceptance, cancellation, answers, tripTimes } };
     const work: WhatIfWork = { inputs, runs, routing: this.#deps.routing };
     const worker = new Worker(new URL('./what-if.worker.ts', import.meta.url), { workerData: work });
     worker.on('message', (message: WhatIfMessage) => {
-      if (message.type === 'progress') view.progress = Math.round(message.done * 1000) / 1000;
+      if (message.type === 'drivers') {
+        this.#deps.profiles.dispatchable(message.driverIds).then(
+          (vehicles) => worker.postMessage({ vehicles } satisfies WhatIfVehicles),
+          (error: unknown) => {
+            this.#fail(view, error instanceof Error ? error : new Error(String(error)));
+            void worker.terminate();
+          },
+        );
+      } else if (message.type === 'progress') view.progress = Math.round(message.done * 1000) / 1000;
       else this.#finish(view, actual, message.hours[0], message.hours[1]);
     });
     worker.on('error', (error: Error) => this.#fail(view, error));
