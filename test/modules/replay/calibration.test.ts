@@ -20,6 +20,8 @@ import { signUp, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 
 /** 80 simulated minutes (an hour of bookings, 20 to drain) in under a minute of the clock. */
 const SPEED = 100;
+/** Replays of the period, as it ran, whose figures are averaged (below). */
+const REPLAYS = 3;
 /** The service's default dispatch timers (a round every 2 s, offers for 15 s, riders given up after 2 min) in the city's time. */
 const DISPATCH = { mode: 'batched' as const, batchMs: 2_000 / SPEED, offerTtlMs: 15_000 / SPEED, maxMs: 120_000 / SPEED };
 
@@ -57,22 +59,34 @@ describe('what-if calibration', () => {
     const to = new Date(Date.now()).toISOString();
     assert.ok(run.figures.requests >= 50 && run.figures.matched >= 20, `a period worth replaying: ${run.figures.requests} requests, ${run.figures.matched} matched`);
 
+    // Each replay draws its people's answers afresh (seeded by its job). An hour of some 35 matched
+    // rides leaves one replay's mean pickup ETA at the mercy of a few long pickups (a CI run's came out
+    // at 0.85 of the period's), where a week's replay averages thousands; three replays of the hour,
+    // averaged, stand for that precision.
     const api = apiOf(t, admin);
-    const started = await api.send(routes.admin.whatIf, { body: { from, to } });
-    assert.equal(started.status, 202, JSON.stringify(started.body));
-    const job = await eventually(async () => {
-      const polled = await api.call(routes.admin.whatIfJob, { params: { id: (started.body as WhatIfJob).id } });
-      return polled.status === 'running' ? undefined : polled;
-    }, 'the replay to end', 120_000);
-    assert.equal(job.status, 'done', job.error ?? '');
+    const jobs: WhatIfJob[] = [];
+    for (let replay = 0; replay < REPLAYS; replay++) {
+      const started = await api.send(routes.admin.whatIf, { body: { from, to } });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const job = await eventually(async () => {
+        const polled = await api.call(routes.admin.whatIfJob, { params: { id: (started.body as WhatIfJob).id } });
+        return polled.status === 'running' ? undefined : polled;
+      }, 'the replay to end', 120_000);
+      assert.equal(job.status, 'done', job.error ?? '');
+      jobs.push(job);
+    }
 
-    const { actual, asWas } = job.totals!;
-    const columns = `actual ${JSON.stringify(actual)}, as was ${JSON.stringify(asWas)}, fitted ${JSON.stringify(job.inputs)}`;
+    const { actual } = jobs[0].totals!;
+    const asWas = jobs.map((job) => job.totals!.asWas);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const matchedShare = mean(asWas.map((figures) => figures.matchedShare!));
+    const pickupEta = mean(asWas.map((figures) => figures.pickupEtaMeanMinutes!));
+    const columns = `actual ${JSON.stringify(actual)}, as was ${JSON.stringify(asWas)}, fitted ${JSON.stringify(jobs[0].inputs)}`;
     context.diagnostic(columns);
     assert.equal(actual.requests, run.figures.requests, 'the period holds the run\'s requests and only those');
-    assert.ok(Math.abs(asWas.matchedShare! - actual.matchedShare!) <= 0.05, `matched share within 5 points: ${columns}`);
-    assert.ok(Math.abs(asWas.pickupEtaMeanMinutes! / actual.pickupEtaMeanMinutes! - 1) <= 0.15, `mean pickup ETA within 15 %: ${columns}`);
+    assert.ok(Math.abs(matchedShare - actual.matchedShare!) <= 0.05, `matched share within 5 points (${matchedShare.toFixed(3)}): ${columns}`);
+    assert.ok(Math.abs(pickupEta / actual.pickupEtaMeanMinutes! - 1) <= 0.15, `mean pickup ETA within 15 % (${pickupEta.toFixed(2)}): ${columns}`);
     // The fit saw what the simulated people did: offers answered after a pause, trips longer than quoted.
-    assert.ok(job.inputs.answers.acceptSeconds > 0 && job.inputs.tripTimes.factor > 1, columns);
+    assert.ok(jobs[0].inputs.answers.acceptSeconds > 0 && jobs[0].inputs.tripTimes.factor > 1, columns);
   });
 });
