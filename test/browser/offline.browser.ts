@@ -124,10 +124,15 @@ async function deployable(upstream: string): Promise<{ url: string; deploy(): vo
   };
 }
 
-test("a new build's worker waits while a page is open; the page goes on working and reloads into the new build when asked", async () => {
+test("a new build's worker waits while a page is open; the page goes on working and reloads into the new build when asked", async (t) => {
   const account = await accountOverHttp(web.server, 'USER', 'Asha Update');
   const site = await deployable(web.server.url);
   const context = await phone(web.browser);
+  // Closed however the test ends: the proxy's open connections would otherwise keep this file's process alive.
+  t.after(async () => {
+    await context.close();
+    await site.close();
+  });
   const rider = new Screens(await context.newPage(), 'rider-update');
   await rider.page.goto(`${site.url}/app/`);
   await rider.page.getByRole('heading', { name: 'Log in' }).waitFor();
@@ -153,6 +158,4 @@ test("a new build's worker waits while a page is open; the page goes on working 
   await eventually(async () => ((await cacheNames(rider.page)).join() === 'ride-hailing-shell-ffffffffffffffff' ? true : undefined), 'only the new build kept');
   assert.equal(await rider.page.getByText('A new version of the app is ready.').count(), 0);
   await rider.check('after-update');
-  await context.close();
-  await site.close();
 });
