@@ -152,7 +152,11 @@ test("a new build's worker waits while a page is open; the page goes on working 
   await rider.page.getByRole('link', { name: 'History' }).click();
   await rider.page.getByRole('heading', { name: 'Your rides' }).waitFor();
 
+  // The new worker takes over, and then the page reloads into the new build: what follows must read the
+  // new page, not the old one in the moment before it goes (its cache may already be cleaned up).
+  const reloaded = rider.page.waitForEvent('load');
   await rider.page.getByRole('button', { name: 'Reload' }).click();
+  await reloaded;
   await rider.page.waitForFunction(() => (globalThis as any).navigator.serviceWorker.controller?.scriptURL && (globalThis as any).document.readyState === 'complete');
   await rider.page.getByRole('link', { name: 'History' }).waitFor();
   await eventually(async () => ((await cacheNames(rider.page)).join() === 'ride-hailing-shell-ffffffffffffffff' ? true : undefined), 'only the new build kept');
