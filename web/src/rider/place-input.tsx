@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { searchPlaces, type Place } from '../map/places.ts';
 import { Field } from '../ui/components.tsx';
 import { t } from '../i18n/i18n.ts';
@@ -17,7 +17,13 @@ interface Props {
 /** A trip's end or stop: typed and picked from the known places, or tapped on the map. */
 export function PlaceInput({ label, name, value, onChange, onUseMap, mapArmed }: Props) {
   const [text, setText] = useState(value?.name ?? '');
-  useEffect(() => setText(value?.name ?? ''), [value]);
+  // A place chosen (a suggestion, a tap on the map, a reset) shows its name. Compared while rendering,
+  // not in an effect: an effect runs after the field is painted and wiped what was typed at once.
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setText(value?.name ?? '');
+  }
   const listId = useId();
   const matches = text && text !== value?.name ? searchPlaces(text) : [];
   return (
