@@ -42,7 +42,9 @@ test("a rider's sharing link opens a phone-sized page with the driver and the ve
   const grandmother = new Screens(await (await phone(web.browser, { locale: 'kn-IN' })).newPage(), 'share-page-kn');
   const g = grandmother.page;
   // This browser's rider app was last shown in Hindi: the share page still follows the browser, and leaves that alone.
-  await g.goto(`${web.server.url}/app/`);
+  // (Written from /health, a page of the same origin that runs no app: the rider app itself, opened here,
+  // would settle its own language after load and could overwrite what the test wrote.)
+  await g.goto(`${web.server.url}/health`);
   await g.evaluate(() => (globalThis as any).localStorage.setItem('ride-hailing.language', 'hi'));
   await g.goto(url);
   await g.getByRole('heading', { name: kn['sharePage.title'] }).waitFor();
