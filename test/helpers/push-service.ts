@@ -2,6 +2,7 @@ import { createECDH, createHmac, createDecipheriv, createPublicKey, hkdfSync, ra
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PushPayload, PushSubscriptionBody } from '../../src/contract/types.ts';
+import { PUSH_SERVICE_HOSTS, pushConfig } from '../../src/platform/push/push-config.ts';
 
 // A push service (RFC 8030) on this machine, standing in for FCM or Mozilla's: browsers' subscriptions
 // are made here with their own P-256 key pair and auth secret, as a browser makes them, and every
@@ -29,6 +30,9 @@ interface Browser {
   /** Answers for the next requests, in turn, before `status` again (`answerNext`). */
   next: number[];
 }
+
+/** The service's push settings for tests: a fresh VAPID key, and a local push service (http on this machine) admitted. */
+export const testPushConfig = pushConfig({ privateKey: undefined, subject: 'mailto:ops@example.com', mailFrom: '', serviceHosts: PUSH_SERVICE_HOSTS, allowLocalHttp: true }, { kind: 'sqlite', file: ':memory:' }, '');
 
 export class LocalPushService {
   readonly received: Received[] = [];

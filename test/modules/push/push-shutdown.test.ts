@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { routes } from '../../../src/contract/routes.ts';
-import { PUSH_SERVICE_HOSTS, pushConfig } from '../../../src/platform/push/push-config.ts';
 import { apiOf, asReply } from '../../helpers/api.ts';
 import { createTestApp } from '../../helpers/app.ts';
 import { driverAt, eventually, near, PICKUP } from '../../helpers/dispatch.ts';
 import { signUp } from '../../helpers/factories.ts';
-import { LocalPushService } from '../../helpers/push-service.ts';
+import { LocalPushService, testPushConfig } from '../../helpers/push-service.ts';
 import { assertOk, bookRide } from '../../helpers/rides.ts';
 
 // An instance stopping (a deploy's drain) lets the push messages it still holds go before it ends:
 // here an offer whose first attempt met a busy push service, due again 2 s later.
 
-const push = pushConfig({ privateKey: undefined, subject: 'mailto:ops@example.com', mailFrom: '', serviceHosts: PUSH_SERVICE_HOSTS, allowLocalHttp: true }, { kind: 'sqlite', file: ':memory:' }, '');
+const push = testPushConfig;
 
 test('a push message waiting for its second attempt is still sent when the instance stops', async () => {
   const service = await new LocalPushService().start();

@@ -4,13 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import type { PushSubscriptionBody } from '../../../src/contract/types.ts';
-import { PUSH_SERVICE_HOSTS, pushConfig } from '../../../src/platform/push/push-config.ts';
 import { apiOf, asReply } from '../../helpers/api.ts';
 import { connectDatabase } from '../../../src/db/connect.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { driverAt, eventually, near, offersOf, PICKUP } from '../../helpers/dispatch.ts';
 import { signUp, type TestUser } from '../../helpers/factories.ts';
-import { LocalPushService } from '../../helpers/push-service.ts';
+import { LocalPushService, testPushConfig } from '../../helpers/push-service.ts';
 import { acceptedRide, assertError, assertOk, bookRide, pickedRide, setStatus } from '../../helpers/rides.ts';
 import { realtimeUrl, TestSocket } from '../../realtime/socket-client.ts';
 import { operatorApp, type OperatorApp } from '../admin/operator.ts';
@@ -20,8 +19,7 @@ import { operatorApp, type OperatorApp } from '../admin/operator.ts';
 // through a push service. Here the push service is a local one that checks each request's VAPID JWT
 // and decrypts the message with the subscription's own keys, as the browser would.
 
-/** The service's push settings for tests: a fresh VAPID key, and the local push service admitted. */
-const push = pushConfig({ privateKey: undefined, subject: 'mailto:ops@example.com', mailFrom: '', serviceHosts: PUSH_SERVICE_HOSTS, allowLocalHttp: true }, { kind: 'sqlite', file: ':memory:' }, '');
+const push = testPushConfig;
 
 const subscribe = async (t: TestApp, user: TestUser, subscription: PushSubscriptionBody) => asReply(await apiOf(t, user).send(routes.push.subscribe, { body: subscription }));
 
