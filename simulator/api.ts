@@ -113,6 +113,11 @@ export class ApiClient implements TokenSource {
     return this.#api.call(routes.admin.savePricing, { body });
   }
 
+  /** SERVICE_TIMEZONE: the zone of the service's clock, which its pricing's night window is written in. */
+  async serviceTimeZone(): Promise<string> {
+    return (await this.#api.call(routes.admin.overview)).timeZone;
+  }
+
   saveProfile(body: ProfileBody): Promise<DriverProfile> {
     return this.#api.call(routes.drivers.saveProfile, { body });
   }

@@ -4,14 +4,22 @@ import { performance } from 'node:perf_hooks';
 export class SimClock {
   readonly speed: number;
   #realStart: number | undefined;
+  #startedAt = 0;
 
   constructor(speed: number) {
     this.speed = speed;
   }
 
-  /** Simulated time stands at 0 until the run starts (accounts and connections take real time first). */
-  start(): void {
-    this.#realStart ??= performance.now();
+  /**
+   * Simulated time stands at 0 until the run starts (accounts and connections take real time first).
+   * Returns the wall clock (epoch ms) at which it started, for what the service does by its own clock.
+   */
+  start(): number {
+    if (this.#realStart === undefined) {
+      this.#realStart = performance.now();
+      this.#startedAt = Date.now();
+    }
+    return this.#startedAt;
   }
 
   now(): number {

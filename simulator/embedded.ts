@@ -7,8 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DispatchMode } from '../src/contract/types.ts';
-import { adminClient } from './accounts.ts';
-import { Http } from './api.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'src/server.ts');
@@ -211,18 +209,4 @@ async function freePort(): Promise<number> {
 
 function tail(file: string): string {
   return readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
-}
-
-/** What an embedded service lets a driver add in tolls and parking to one ride. */
-const EMBEDDED_TOLLS_CAP_INR = 500;
-
-/**
- * The first pricing version caps tolls and parking at ₹0, which would refuse every one the simulated
- * drivers add: the embedded service gets a version passing up to EMBEDDED_TOLLS_CAP_INR a ride through.
- */
-export async function passTollsAndParking(service: EmbeddedService): Promise<void> {
-  const admin = await adminClient(new Http(service.url), service.admin);
-  const { fares, surgeFloor, surgeCap, driverShare, cancellation, driverCancellation, validCancellationReasons, compliance } = (await admin.pricing()).current;
-  const rules = { fares, surgeFloor, surgeCap, driverShare, cancellation, driverCancellation, validCancellationReasons, ...(compliance ? { compliance } : {}) };
-  await admin.savePricing({ ...rules, tollsAndParking: { capPerRide: EMBEDDED_TOLLS_CAP_INR } });
 }

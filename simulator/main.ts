@@ -2,7 +2,7 @@
 
 import { writeFileSync } from 'node:fs';
 import type { AdminAccess } from './accounts.ts';
-import { passTollsAndParking, startEmbedded, type EmbeddedService } from './embedded.ts';
+import { startEmbedded, type EmbeddedService } from './embedded.ts';
 import { OptionsError, parseOptions, usage, type CliOptions, type Command } from './options.ts';
 import { cashPayments, StandInPayments, type PaymentStep } from './payments.ts';
 import { figuresJson, figuresTable, htmlReport, type NamedRun } from './report.ts';
@@ -78,8 +78,7 @@ async function onEmbedded(options: CliOptions, mode: CliOptions['dispatch'], sig
   const service: EmbeddedService = await startEmbedded({ dispatchMode: mode, speed: options.speed });
   try {
     if (announce) await announceDemo(service);
-    await passTollsAndParking(service);
-    const result = await run(mode, options, service.url, service.admin, new StandInPayments(service.providerUrl), signal);
+    const result = await run(mode, { ...options, cityPricing: true }, service.url, service.admin, new StandInPayments(service.providerUrl), signal);
     result.settings.url = `${service.url} (${service.description})`;
     return result;
   } finally {

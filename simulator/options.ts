@@ -17,6 +17,8 @@ export interface CliOptions extends CityDay {
   osrmUrl: string | undefined;
   /** The payment provider stand-in the service at --url is configured with; riders pay cash without it. */
   providerUrl: string | undefined;
+  /** Save the simulated city's pricing on the service at --url, as the embedded services get it (simulation.ts). */
+  cityPricing: boolean;
   help: boolean;
 }
 
@@ -52,6 +54,10 @@ export function usage(command: Command): string {
   --admin-token T           an ADMIN's access token (or SIMULATOR_ADMIN_TOKEN)
   --provider-url URL        the payment provider stand-in the service uses (npm run dev:provider): riders may pay online;
                             without it every rider pays cash
+  --city-pricing            save the simulated city's pricing on the service, as the embedded services get it: tolls and
+                            parking passed through up to ₹500 a ride, a night charge of at least 1.25×, and the night
+                            window moved to when the simulated night runs on the service's clock (new pricing versions:
+                            for a service of your own)
   --compare MODES           nearest,batched: the same seeded day on an embedded service per dispatch mode, side by side
                             (about 3 minutes; its defaults: --city ${c.city} --drivers ${c.drivers} --riders ${c.riders} --minutes ${c.minutes}
                             --speed ${c.speed} --load ${c.load} --drain ${c.drain})
@@ -100,6 +106,7 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
       report: { type: 'string' },
       json: { type: 'string' },
       'provider-url': { type: 'string' },
+      'city-pricing': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -119,6 +126,7 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
   if (compare && values['provider-url']) throw new OptionsError('--compare starts its own payment stand-in: leave out --provider-url');
   if (command === 'simulate' && values.dispatch) throw new OptionsError('--dispatch sets the demo\'s embedded service; the service at --url keeps its own DISPATCH_MODE (compare modes with --compare)');
   if (compare && values.url) throw new OptionsError('--compare starts an embedded service per mode: leave out --url');
+  if ((command === 'demo' || compare) && values['city-pricing']) throw new OptionsError('--city-pricing is for a service at --url: the embedded services of the demo and --compare get the city\'s pricing anyway');
   if (compare && new Set(compare).size < 2) throw new OptionsError('--compare needs two different modes, e.g. nearest,batched');
   return {
     url: values.url,
@@ -138,6 +146,7 @@ export function parseOptions(argv: string[], command: Command, env: NodeJS.Proce
     json: values.json,
     osrmUrl: env.OSRM_URL || undefined,
     providerUrl: values['provider-url'],
+    cityPricing: values['city-pricing'],
     help: values.help,
   };
 }

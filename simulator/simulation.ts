@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { adminClient, createAccounts, inParallel, type AdminAccess } from './accounts.ts';
 import { Http } from './api.ts';
 import type { City } from './cities.ts';
+import { CityPricing } from './city-pricing.ts';
 import { Scheduler, SimClock } from './clock.ts';
 import { clockLabel, planBookings, planDrivers, type PlannedBooking } from './demand.ts';
 import { SimDriver } from './driver.ts';
@@ -32,6 +33,8 @@ export interface RunOptions extends CityDay {
   admin: AdminAccess;
   osrmUrl?: string;
   payments: PaymentStep;
+  /** Save the simulated city's pricing on the service (city-pricing.ts): tolls and parking passed through, the night where the simulated one runs. */
+  cityPricing: boolean;
   /** Ends the run early (Ctrl-C): open rides are cancelled and the figures cover what happened. */
   signal?: AbortSignal;
   /** Progress lines and warnings. */
@@ -80,6 +83,7 @@ export async function simulate(options: RunOptions): Promise<RunResult> {
   const setupStarted = performance.now();
   log(`creating ${options.drivers} drivers and ${options.riders} riders through POST /admin/users …`);
   const accounts = await createAccounts(admin, options);
+  const pricing = options.cityPricing ? await CityPricing.read(admin) : null;
 
   let warnings = 0;
   const warn = (text: string) => {
@@ -109,7 +113,7 @@ export async function simulate(options: RunOptions): Promise<RunResult> {
     await inParallel(drivers.length, (i) => drivers[i].prepare());
     await inParallel(riders.length, (i) => riders[i].open());
     log(`accounts signed in and connected in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
-    endedAt = await run(world, drivers, riders, options);
+    endedAt = await run(world, drivers, riders, options, pricing);
     // Nothing may be left open on the service: rides are cancelled, then drivers go offline.
     await inParallel(riders.length, (i) => riders[i].endRun());
     await inParallel(drivers.length, (i) => drivers[i].goOffline());
@@ -147,7 +151,7 @@ export async function simulate(options: RunOptions): Promise<RunResult> {
  * open rides get `--drain` simulated minutes to end, then riders a moment to pay and rate. Returns
  * the simulated time it stopped at, with every action finished.
  */
-async function run(world: World, drivers: SimDriver[], riders: SimRider[], options: RunOptions): Promise<number> {
+async function run(world: World, drivers: SimDriver[], riders: SimRider[], options: RunOptions, pricing: CityPricing | null): Promise<number> {
   const { clock, scheduler, ledger } = world.settings;
   const bookings = planBookings(options);
   options.log(
@@ -169,7 +173,9 @@ async function run(world: World, drivers: SimDriver[], riders: SimRider[], optio
     scheduler.at(0, tick);
   };
 
-  clock.start();
+  const startedAt = clock.start();
+  // Before the first booking, so that every ride is priced with the city's version.
+  if (pricing) await pricing.follow({ startedAt, startMinute: options.startMinute, speed: options.speed }, scheduler);
   for (const driver of drivers) scheduler.at(driver.plan.onlineAfterMs, () => driver.goOnline());
   for (const booking of bookings) scheduler.at(booking.at, () => book(booking));
   every(SAMPLE_EVERY_MS, () => ledger.sample(clock.now()));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseOptions } from '../../simulator/options.ts';
+import { OptionsError, parseOptions } from '../../simulator/options.ts';
 
 // --compare runs a size of its own: small and dense enough that rides compete for drivers (where
 // the dispatch modes choose differently) and short enough to finish in a few minutes.
@@ -21,5 +21,12 @@ describe('simulator options', () => {
     assert.deepEqual([run.city.name, run.drivers, run.minutes, run.speed, run.load, run.drainMinutes], ['Bengaluru', 40, 60, 20, 1, 90]);
     const demo = parseOptions([], 'demo', {});
     assert.deepEqual([demo.drivers, demo.minutes, demo.load], [50, 1440, 1.5]);
+  });
+
+  test("--city-pricing reprices a service at --url only: the embedded services get the city's pricing anyway", () => {
+    assert.equal(parseOptions(['--url', 'http://localhost:8080'], 'simulate', {}).cityPricing, false, 'off unless asked');
+    assert.equal(parseOptions(['--url', 'http://localhost:8080', '--city-pricing'], 'simulate', {}).cityPricing, true);
+    assert.throws(() => parseOptions(['--city-pricing'], 'demo', {}), OptionsError);
+    assert.throws(() => parseOptions(['--compare', 'nearest,batched', '--city-pricing'], 'simulate', {}), /--city-pricing is for a service at --url/);
   });
 });

@@ -164,4 +164,47 @@ describe('city simulator', () => {
     for (const { label } of FIGURE_ROWS) assert.ok(run.output.includes(label), `the table names "${label}"`);
     assert.doesNotMatch(run.output, /^\s*[{}]|"figures"|"settings"/m, 'no JSON on the terminal');
   });
+
+  test("--city-pricing prices the simulated night as night: the service's night window follows it on the wall clock", async () => {
+    assert.equal(made.code, 0, made.output);
+    const cityFile = join(folder, 'testpur-night.json');
+    writeFileSync(cityFile, JSON.stringify(TESTPUR));
+    const jsonFile = join(folder, 'night.json');
+    const admin = await call(t.app, 'POST', '/auth/login', { body: operator });
+    const token = admin.body.accessToken as string;
+    let firstId = 1;
+    while ((await call(t.app, 'GET', `/rides/status/${firstId}`, { token })).status !== 404) firstId++;
+
+    // Midnight at 60×: the simulated night began an hour (a wall-clock minute) before the run and ends
+    // five hours (five minutes) into it, so every ride of the run drops in it, whatever the wall clock says.
+    const run = await node(
+      [
+        'simulator/main.ts', 'simulate', '--url', url, '--admin-email', operator.email, '--city', cityFile, '--city-pricing',
+        '--drivers', '4', '--riders', '8', '--minutes', '20', '--speed', '60', '--start', '00:00', '--load', '10', '--seed', '5', '--drain', '30',
+        '--json', jsonFile,
+      ],
+      { SIMULATOR_ADMIN_PASSWORD: operator.password },
+    );
+    assert.equal(run.code, 0, run.output);
+    const { figures } = JSON.parse(readFileSync(jsonFile, 'utf8')) as { figures: Figures };
+    assert.ok(figures.completed > 0, JSON.stringify(figures));
+    assert.equal(figures.tripCharges.nightRides, figures.completed, 'every completed ride dropped in the simulated night');
+    assert.equal(figures.tripCharges.refusedByCap, 0, 'tolls and parking pass through');
+
+    // The service charged them so: the night multiplier of the city's version, in the window it moved.
+    const pricing = await call(t.app, 'GET', '/admin/pricing', { token });
+    const { night } = pricing.body.current.fares.mini;
+    assert.equal(night.multiplier, 1.25);
+    assert.notDeepEqual([night.start, night.end], ['23:00', '05:00'], 'the window moved onto the wall clock');
+    assert.equal(pricing.body.current.tollsAndParking.capPerRide, 500);
+    let nightRides = 0;
+    for (let id = firstId; ; id++) {
+      const ride = await call(t.app, 'GET', `/rides/status/${id}`, { token });
+      if (ride.status === 404) break;
+      if (ride.body.status !== 'COMPLETED') continue;
+      assert.equal(ride.body.fareBreakdown.nightMultiplier, 1.25, `ride ${id}`);
+      nightRides++;
+    }
+    assert.equal(nightRides, figures.completed);
+  });
 });

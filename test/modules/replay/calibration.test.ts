@@ -54,6 +54,7 @@ describe('what-if calibration', () => {
       load: 1.3,
       drainMinutes: 20,
       payments: cashPayments,
+      cityPricing: false,
       log: () => {},
     });
     const to = new Date(Date.now()).toISOString();
