@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only=location,status,booking,nearby,insights,soak,dispatch,eta,operator,realtime,routing,web,whatif]
+// npm run bench [-- --quick] [-- --only=location,status,estimate,booking,nearby,insights,soak,dispatch,eta,operator,realtime,routing,web,whatif]
 //
 // Starts the service itself, loads data with the bulk loader (lib/fixtures.ts) or through the
 // API, drives load with autocannon on another core, and compares every number with a baseline
@@ -55,7 +55,7 @@ try {
     await mode.resetRedis();
     const url = await mode.freshDatabase('main');
     const env = { ...mode.env, DATABASE_URL: url };
-    if (wanted('location') || wanted('status') || wanted('booking')) await rideScenarios(mode, env);
+    if (['location', 'status', 'estimate', 'booking'].some(wanted)) await rideScenarios(mode, env);
     if (wanted('nearby')) await nearbyScenarios(mode, env);
     if (wanted('insights')) await insightsScenario(mode, { ...mode.env, DATABASE_URL: await mode.freshDatabase('insights') });
     if (wanted('soak')) await soakScenario(mode, { ...env, DATABASE_URL: await mode.freshDatabase('soak') });
@@ -142,6 +142,15 @@ async function rideScenarios(mode: Mode, env: Record<string, string | undefined>
       log('public ride status');
       const requests: LoadRequest[] = fixtures.rides.map((ride) => ({ method: 'GET', path: `/rides/status/${ride.id}` }));
       rows.push(throughputRow('public ride status (GET /rides/status/{id})', mode.name, await versusBaseline(service, requests), 0.6));
+    }
+    if (wanted('estimate')) {
+      log('fare estimates');
+      // Trips of 2 to 12 km around Bengaluru, quoted by the default (straight) router with learned times.
+      const requests: LoadRequest[] = Array.from({ length: 100 }, (_, i) => ({
+        method: 'GET',
+        path: `/rides/estimate?pickupLat=${(12.9 + (i % 10) * 0.01).toFixed(4)}&pickupLon=77.55&dropLat=${(12.95 + Math.floor(i / 10) * 0.008).toFixed(4)}&dropLon=77.62`,
+      }));
+      rows.push(throughputRow('fare estimate (GET /rides/estimate, straight routing)', mode.name, await versusBaseline(service, requests), 0.5));
     }
     if (wanted('booking')) await bookingScenario(mode, env, service, fixtures);
   } finally {

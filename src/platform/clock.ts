@@ -44,3 +44,31 @@ export function startOfLocalDate(date: string, timeZone: string): number {
   const offset = wallClockAsUtc(noon, timeZone).ms - noon;
   return startOfLocalDay(noon - offset, timeZone);
 }
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const weekFormats = new Map<string, Intl.DateTimeFormat>();
+/** The last minute asked about, per zone: every quote asks for the local time of (nearly) now, several times. */
+const lastAsked = new Map<string, { minute: number; weekday: number; minuteOfDay: number }>();
+
+/**
+ * The local weekday (0 Monday … 6 Sunday) and minute of the day in the IANA zone at that instant. Formatting
+ * a date in a zone costs microseconds, and the answer is the same for a whole minute (zone offsets are whole
+ * minutes), so the last minute asked is remembered per zone.
+ */
+export function localWeekMinute(epochMs: number, timeZone: string): { weekday: number; minuteOfDay: number } {
+  const minute = Math.floor(epochMs / 60_000);
+  const last = lastAsked.get(timeZone);
+  if (last?.minute === minute) return last;
+  let format = weekFormats.get(timeZone);
+  if (!format) weekFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })));
+  let weekday = 0;
+  let minuteOfDay = 0;
+  for (const { type, value } of format.formatToParts(minute * 60_000)) {
+    if (type === 'weekday') weekday = WEEKDAYS.indexOf(value);
+    else if (type === 'hour') minuteOfDay += (Number(value) % 24) * 60;
+    else if (type === 'minute') minuteOfDay += Number(value);
+  }
+  const answer = { minute, weekday, minuteOfDay };
+  lastAsked.set(timeZone, answer);
+  return answer;
+}

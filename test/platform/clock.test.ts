@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startOfLocalDay } from '../../src/platform/clock.ts';
+import { localWeekMinute, startOfLocalDay } from '../../src/platform/clock.ts';
 
 const start = (at: string, zone: string) => new Date(startOfLocalDay(Date.parse(at), zone)).toISOString();
 
@@ -18,3 +18,20 @@ describe('startOfLocalDay', () => {
     assert.equal(start('2026-11-01T20:00:00Z', 'America/New_York'), '2026-11-01T04:00:00.000Z');
   });
 });
+
+describe('localWeekMinute', () => {
+  test('local weekday and minute of the day, the same however often and in whatever order zones are asked', () => {
+    // Sunday 23:59:59.999 in Bengaluru is Sunday 18:29 in UTC; a millisecond later Bengaluru is on Monday.
+    const lastOfSunday = Date.parse('2026-11-29T23:59:59.999+05:30');
+    assert.deepEqual(pick(localWeekMinute(lastOfSunday, 'Asia/Kolkata')), { weekday: 6, minuteOfDay: 23 * 60 + 59 });
+    assert.deepEqual(pick(localWeekMinute(lastOfSunday, 'UTC')), { weekday: 6, minuteOfDay: 18 * 60 + 29 });
+    assert.deepEqual(pick(localWeekMinute(lastOfSunday + 1, 'Asia/Kolkata')), { weekday: 0, minuteOfDay: 0 });
+    assert.deepEqual(pick(localWeekMinute(lastOfSunday, 'Asia/Kolkata')), { weekday: 6, minuteOfDay: 23 * 60 + 59 }, 'back to the minute before');
+    // A daylight-saving change: 01:59 then 03:00 in New York on 2026-03-08.
+    const spring = Date.parse('2026-03-08T06:59:00Z');
+    assert.deepEqual(pick(localWeekMinute(spring, 'America/New_York')), { weekday: 6, minuteOfDay: 60 + 59 });
+    assert.deepEqual(pick(localWeekMinute(spring + 60_000, 'America/New_York')), { weekday: 6, minuteOfDay: 3 * 60 });
+  });
+});
+
+const pick = ({ weekday, minuteOfDay }: { weekday: number; minuteOfDay: number }) => ({ weekday, minuteOfDay });

@@ -1,3 +1,4 @@
+import { localWeekMinute } from '../../platform/clock.ts';
 import { haversineKm, type Point } from '../../platform/geo/geo.ts';
 
 // Travel times that learn (docs/routing.md "Learned travel times"): completed trips' actual driving
@@ -77,18 +78,8 @@ export function drivenKm(countedKm: number, last: Point | null, drop: Point): nu
 
 /** Monday 00:00–01:00 local time is hour 0, Sunday 23:00–24:00 is 167. */
 export function hourOfWeek(epochMs: number, timeZone: string): number {
-  const parts = weekFormat(timeZone).formatToParts(epochMs);
-  const day = WEEKDAYS.indexOf(parts.find((part) => part.type === 'weekday')!.value);
-  const hour = Number(parts.find((part) => part.type === 'hour')!.value) % 24;
-  return day * 24 + hour;
-}
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const weekFormats = new Map<string, Intl.DateTimeFormat>();
-function weekFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = weekFormats.get(timeZone);
-  if (!format) weekFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' })));
-  return format;
+  const { weekday, minuteOfDay } = localWeekMinute(epochMs, timeZone);
+  return weekday * 24 + Math.floor(minuteOfDay / 60);
 }
 
 /** The cell of a trip between two zones (the stored one). */

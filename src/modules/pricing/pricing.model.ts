@@ -1,3 +1,4 @@
+import { localWeekMinute } from '../../platform/clock.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import { CITY_SPEED_KMH, straightDistanceKm } from '../../platform/routing/straight-router.ts';
 import type { RideType } from '../../platform/vocabulary.ts';
@@ -81,7 +82,7 @@ export const surgeWithin = (rules: PricingRules, surge: number): number => Math.
 
 /** Whether `epochMs` falls in the night window (local time in the zone; a window past midnight wraps; start = end is no window). */
 export function inNightWindow(epochMs: number, timeZone: string, night: NightRule): boolean {
-  const minute = localMinuteOfDay(epochMs, timeZone);
+  const minute = localWeekMinute(epochMs, timeZone).minuteOfDay;
   const start = minutesOf(night.start);
   const end = minutesOf(night.end);
   if (start === end) return false;
@@ -92,14 +93,6 @@ export function inNightWindow(epochMs: number, timeZone: string, night: NightRul
 export const nightMultiplierAt = (rate: Rate, dropAt: number, timeZone: string): number => (inNightWindow(dropAt, timeZone, rate.night) ? rate.night.multiplier : 1);
 
 const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-
-const minuteFormats = new Map<string, Intl.DateTimeFormat>();
-function localMinuteOfDay(epochMs: number, timeZone: string): number {
-  let format = minuteFormats.get(timeZone);
-  if (!format) minuteFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })));
-  const part = Object.fromEntries(format.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
-  return (part.hour % 24) * 60 + part.minute;
-}
 
 /** The most stops a trip may have between pickup and drop. */
 export const MAX_STOPS = 3;
