@@ -1,14 +1,11 @@
 // The real service for the benchmark, optionally with a driver location index (or Redis) filled first
 // (--drivers=N): riders could not feed a million positions through the API before the first ones
 // go stale after two minutes. Configuration comes from the environment, as for `npm start`.
-import pino from 'pino';
+import { spawnSync } from 'node:child_process';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DriverLocationIndex } from '../src/platform/geo/driver-index.ts';
 import { MemoryDriverIndex } from '../src/platform/geo/memory-driver-index.ts';
-import { RedisDriverIndex } from '../src/platform/geo/redis-driver-index.ts';
-import { createRedis, untilReady } from '../src/platform/redis.ts';
-import { systemClock } from '../src/platform/clock.ts';
 import { driverPositions } from './lib/drivers.ts';
 
 const config = loadConfig();
@@ -16,22 +13,13 @@ const drivers = Number(/--drivers=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 0)
 
 let driverIndex: DriverLocationIndex | undefined;
 if (drivers > 0) {
-  const now = Date.now();
   if (config.redisUrl) {
-    const redis = createRedis(config.redisUrl, config.redisKeyPrefix, pino({ level: 'warn' }));
-    await untilReady(redis);
-    const index = new RedisDriverIndex(redis, systemClock);
-    const pending: Array<Promise<void>> = [];
-    for (const position of driverPositions(drivers, now)) {
-      pending.push(index.upsert(position));
-      if (pending.length === 2000) await Promise.all(pending.splice(0));
-    }
-    await Promise.all(pending);
     // The service loads its copy of the positions from Redis at start, as a restarted instance does.
-    redis.disconnect();
+    const filled = spawnSync(process.execPath, [new URL('./fill-redis.ts', import.meta.url).pathname, `--drivers=${drivers}`], { stdio: 'inherit' });
+    if (filled.status !== 0) throw new Error(`filling Redis with ${drivers} drivers failed (${filled.status ?? filled.signal})`);
   } else {
     const index = new MemoryDriverIndex();
-    for (const position of driverPositions(drivers, now)) index.upsertNow(position);
+    for (const position of driverPositions(drivers, Date.now())) index.upsertNow(position);
     driverIndex = index;
   }
 }

@@ -6,7 +6,7 @@ import type { DriversService } from '../drivers/drivers.service.ts';
 import type { RideDispatch } from '../rides/ride-dispatch.service.ts';
 import * as repository from './supply-samples.repository.ts';
 import { SUPPLY_PERIOD_MAX_DAYS, type SupplyHistory, type SupplyQuery } from './replay.schemas.ts';
-import { packSample, sampledDrivers, sampleSlotMs } from './supply-samples.ts';
+import { packOnline, sampleSlotMs } from './supply-samples.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -59,8 +59,9 @@ export class SupplySampler {
     // Every instance tries every slot: one that another has taken costs a key lookup, not a read of every driver.
     if (await repository.sampleTaken(this.#deps.db, at)) return false;
     const [online, busy] = await Promise.all([this.#deps.drivers.online(), this.#deps.rides.busyDrivers()]);
-    const drivers = sampledDrivers(online, busy);
-    const row = { at, online: drivers.length, busy: drivers.filter((driver) => driver.busy).length, drivers: packSample(drivers) };
+    let busyOnline = 0;
+    for (const { driverId } of online) if (busy.has(driverId)) busyOnline++;
+    const row = { at, online: online.length, busy: busyOnline, drivers: packOnline(online, busy) };
     return this.#deps.transactions.run(async (tx) => {
       const stored = await repository.insertSample(tx.db, row);
       if (stored) await repository.deleteSamplesBefore(tx.db, at - this.#deps.retentionDays * DAY_MS);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.ts';
 import { connectDatabase } from '../../../src/db/connect.ts';
-import { packSample, SUPPLY_SAMPLE_MS, unpackSample } from '../../../src/modules/replay/supply-samples.ts';
+import { packOnline, packSample, SUPPLY_SAMPLE_MS, unpackSample } from '../../../src/modules/replay/supply-samples.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import { apiOf } from '../../helpers/api.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -42,6 +42,13 @@ describe('packing a sample', () => {
     const packed = packSample(drivers);
     assert.ok(packed.length < 2000 * 16, `${packed.length} characters`);
     assert.equal(unpackSample(packed).length, 2000);
+  });
+
+  test('packing the online positions with the busy ids gives the very text of packing the sampled drivers', () => {
+    const online = Array.from({ length: 500 }, (_, i) => ({ driverId: 1 + ((i * 7919) % 500) * 4, lat: 12.9 + (i % 97) * 0.0013, lon: 77.5 + (i % 89) * 0.0011, updatedAt: 1_795_000_000_000 + i }));
+    const busy = new Set(online.filter((_, i) => i % 5 === 0).map((driver) => driver.driverId));
+    const sampled = online.map(({ driverId, lat, lon }) => ({ driverId, lat, lon, busy: busy.has(driverId) }));
+    assert.equal(packOnline([...online], busy), packSample(sampled));
   });
 });
 
