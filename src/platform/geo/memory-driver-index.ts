@@ -104,6 +104,8 @@ export class MemoryDriverIndex implements DriverLocationIndex {
   }
 
   async nearby(center: Point, radiusKm: number, limit: number, now: number): Promise<NearbyDriver[]> {
+    // No driver at all of this vehicle (an estimate asks every type's index for the nearest): nothing to walk the circle's cells for.
+    if (this.#newest === NONE) return [];
     const freshAfter = now - POSITION_TTL_MS;
     const [f, i] = [this.#f, this.#i];
     const circle = this.#circle;
