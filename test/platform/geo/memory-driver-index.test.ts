@@ -387,12 +387,18 @@ describe('MemoryDriverIndex: the work of a search follows the area searched, at 
   }
 
   test('with nothing to find, every cell of the circle is looked at, and no more than its area holds', withIndex(async (index) => {
+    // One driver far from every place searched: an index with nobody at all answers without a look.
+    index.upsertNow(fresh(1, { lat: 30, lon: 100 }));
     for (const [name, center] of PLACES) {
       for (const radiusKm of [0.5, 5, 50]) {
         const { visited } = await cellsVisited(index, center, radiusKm, 100);
         assert.ok(visited > 0 && visited <= mostCells(radiusKm), `${name}, ${radiusKm} km: ${visited} cells (at most ${Math.floor(mostCells(radiusKm))})`);
       }
     }
+  }));
+
+  test('an index with no driver at all looks at no cell', withIndex(async (index) => {
+    for (const [name, center] of PLACES) assert.deepEqual(await cellsVisited(index, center, 50, 10), { visited: 0, found: [] }, name);
   }));
 
   test('drivers around a pole and the antimeridian: exact answers within the same bound', withIndex(async (index) => {
