@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 
 /** How often driver supply is sampled for replays (decisions.md "What-if replay": about every 30 s). */
@@ -26,32 +27,52 @@ const FIELDS = 3;
  * around the clock is about 320 MB.
  */
 export function packSample(drivers: readonly SampledDriver[]): string {
-  return pack([...drivers].sort(byId), (driver) => driver.busy);
+  return deflateRawSync(wordsOf(drivers, (driver) => driver.busy)).toString('base64');
 }
 
 /**
- * The same packing straight from the online drivers' positions, sorting `online` itself (the caller's
- * own list): with a million drivers online, a SampledDriver each and a sorted copy held some 100 MB
- * more at once, and the process kept the memory after.
+ * The same packing straight from the online drivers' positions, as the service samples them every
+ * 30 s: no SampledDriver per driver, and the deflate in libuv's thread pool. With a million drivers
+ * online the sample held the service's thread for about a second (a comparator sort of a million
+ * objects, then the deflate); now it is the typed-array work of wordsOf.
  */
-export function packOnline(online: DriverPosition[], busy: ReadonlySet<number>): string {
-  return pack(online.sort(byId), (driver) => busy.has(driver.driverId));
+export async function packOnline(online: readonly DriverPosition[], busy: ReadonlySet<number>): Promise<string> {
+  return (await deflateRawAsync(wordsOf(online, (driver) => busy.has(driver.driverId)))).toString('base64');
 }
 
-const byId = (a: { driverId: number }, b: { driverId: number }) => a.driverId - b.driverId;
+const deflateRawAsync = promisify(deflateRaw);
 
-function pack<T extends Omit<SampledDriver, 'busy'>>(sorted: readonly T[], isBusy: (driver: T) => boolean): string {
-  const words = new Int32Array(sorted.length * FIELDS);
+/** A driver's place in the list fits below this in the sort key (2^22: four million drivers). */
+const PLACES = 2 ** 22;
+
+function wordsOf<T extends Omit<SampledDriver, 'busy'>>(drivers: readonly T[], isBusy: (driver: T) => boolean): Buffer {
+  const words = new Int32Array(drivers.length * FIELDS);
   let previous = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const driver = sorted[i];
+  const order = byId(drivers);
+  for (let i = 0; i < order.length; i++) {
+    const driver = drivers[order[i]];
     // Up to 2 × MAX_ID + 1: stored modulo 2^32 and read back unsigned.
     words[i * FIELDS] = (driver.driverId - previous) * 2 + (isBusy(driver) ? 1 : 0);
     words[i * FIELDS + 1] = Math.round(driver.lat * SCALE);
     words[i * FIELDS + 2] = Math.round(driver.lon * SCALE);
     previous = driver.driverId;
   }
-  return deflateRawSync(Buffer.from(words.buffer)).toString('base64');
+  return Buffer.from(words.buffer);
+}
+
+/**
+ * The drivers' places in the list, by id. Each id and its place make one float64 key (id × 2^22 +
+ * place stays below 2^53 for ids up to MAX_ID, so exact), and a Float64Array sorts natively: a
+ * tenth of the time a comparator takes over a million objects.
+ */
+function byId(drivers: ReadonlyArray<{ driverId: number }>): ArrayLike<number> {
+  if (drivers.length > PLACES) return drivers.map((_, i) => i).sort((a, b) => drivers[a].driverId - drivers[b].driverId);
+  const keys = new Float64Array(drivers.length);
+  for (let i = 0; i < drivers.length; i++) keys[i] = drivers[i].driverId * PLACES + i;
+  keys.sort();
+  const order = new Uint32Array(drivers.length);
+  for (let i = 0; i < keys.length; i++) order[i] = keys[i] % PLACES;
+  return order;
 }
 
 export function unpackSample(packed: string): SampledDriver[] {

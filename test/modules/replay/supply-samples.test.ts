@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.ts';
 import { connectDatabase } from '../../../src/db/connect.ts';
+import { MAX_ID } from '../../../src/db/database.ts';
 import { packOnline, packSample, SUPPLY_SAMPLE_MS, unpackSample } from '../../../src/modules/replay/supply-samples.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import { apiOf } from '../../helpers/api.ts';
@@ -44,11 +45,19 @@ describe('packing a sample', () => {
     assert.equal(unpackSample(packed).length, 2000);
   });
 
-  test('packing the online positions with the busy ids gives the very text of packing the sampled drivers', () => {
+  test('packing the online positions with the busy ids gives the very text of packing the sampled drivers', async () => {
     const online = Array.from({ length: 500 }, (_, i) => ({ driverId: 1 + ((i * 7919) % 500) * 4, lat: 12.9 + (i % 97) * 0.0013, lon: 77.5 + (i % 89) * 0.0011, updatedAt: 1_795_000_000_000 + i }));
     const busy = new Set(online.filter((_, i) => i % 5 === 0).map((driver) => driver.driverId));
     const sampled = online.map(({ driverId, lat, lon }) => ({ driverId, lat, lon, busy: busy.has(driverId) }));
-    assert.equal(packOnline([...online], busy), packSample(sampled));
+    assert.equal(await packOnline(online, busy), packSample(sampled));
+  });
+
+  test('drivers come out by id whatever the order they went in, up to the largest id', () => {
+    const ids = [MAX_ID, 1, MAX_ID - 1, 2 ** 31 - 4_194_304, 77, 2 ** 30 + 1];
+    const drivers = ids.map((driverId, i) => ({ driverId, lat: 10 + i, lon: 70 - i, busy: i % 2 === 0 }));
+    const unpacked = unpackSample(packSample(drivers));
+    assert.deepEqual(unpacked.map((driver) => driver.driverId), [...ids].sort((a, b) => a - b));
+    for (const driver of drivers) assert.deepEqual(unpacked.find((found) => found.driverId === driver.driverId), driver);
   });
 });
 
