@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startOfLocalDay } from '../../src/platform/clock.ts';
+import { startOfLocalDay, toIso } from '../../src/platform/clock.ts';
 
 const start = (at: string, zone: string) => new Date(startOfLocalDay(Date.parse(at), zone)).toISOString();
 
@@ -16,5 +16,18 @@ describe('startOfLocalDay', () => {
     // New York: clocks go forward at 02:00 on 8 March 2026 and back at 02:00 on 1 November 2026.
     assert.equal(start('2026-03-08T20:00:00Z', 'America/New_York'), '2026-03-08T05:00:00.000Z');
     assert.equal(start('2026-11-01T20:00:00Z', 'America/New_York'), '2026-11-01T04:00:00.000Z');
+  });
+});
+
+describe('toIso', () => {
+  test('writes what toISOString writes, for instants in one second, across seconds and back', () => {
+    const base = Date.parse('2026-11-28T18:45:12.000Z');
+    const instants = [base, base + 7, base + 42, base + 999, base + 1000, base + 1005, base - 1, base + 3, 0, 999, 86_399_999, base + 86_400_000, base + 1];
+    for (const ms of instants) assert.equal(toIso(ms), new Date(ms).toISOString(), String(ms));
+  });
+
+  test('values outside whole milliseconds of 1970–9999 keep toISOString’s text or its error', () => {
+    for (const ms of [1.5, -1, -1.5, -62_198_755_200_000, 253_402_300_799_999, 253_402_300_800_000, 8.64e15]) assert.equal(toIso(ms), new Date(ms).toISOString(), String(ms));
+    for (const ms of [Number.NaN, Infinity, 8.64e15 + 1]) assert.throws(() => toIso(ms), RangeError);
   });
 });

@@ -1,5 +1,6 @@
 import type { UserHub } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
+import { toIso } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
@@ -52,7 +53,7 @@ export class RideTracking {
     // Through drivers, like every position: the rider hears it and the arrival notice is claimed on
     // driver.positioned (followPosition), before reportPosition returns.
     const reported = await this.#deps.drivers.reportPosition(driverId, point);
-    const at = new Date(reported.updatedAt).toISOString();
+    const at = toIso(reported.updatedAt);
     return { id, status: ride.status as RideStatus, riderId: ride.rider_id, driverId, driverLat: reported.lat, driverLon: reported.lon, driverLocationUpdatedAt: at };
   }
 
@@ -77,7 +78,7 @@ export class RideTracking {
     const previous = this.#toRider.get(ride.id) ?? Promise.resolve();
     const sent = previous.then(async () => {
       const etaMinutes = await this.#deps.etas.of(ride, reported);
-      const at = new Date(reported.updatedAt).toISOString();
+      const at = toIso(reported.updatedAt);
       // A message the hub could not send is the hub's to announce: the rider's client is told to resync.
       await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at, etaMinutes });
     }).catch(() => {});
