@@ -70,7 +70,11 @@ export class RideTracking {
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<void> {
     // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out.
     if (this.#deps.hub.reaches(ride.rider_id)) this.#tellRider(ride, reported);
-    await Promise.all([this.#deps.arrival.onPosition(ride, reported), this.#deps.meter.onPosition(ride, reported), this.#deps.stops.onPosition(ride, reported)]);
+    // Each answers a promise only when the position makes it write (most positions: none of them).
+    const arrival = this.#deps.arrival.onPosition(ride, reported);
+    const meter = this.#deps.meter.onPosition(ride, reported);
+    const stops = this.#deps.stops.onPosition(ride, reported);
+    if (arrival || meter || stops) await Promise.all([arrival, meter, stops]);
   }
 
   /** Sends the position with its ETA, after the ride's previous one (routing one may take longer than the next report). */
