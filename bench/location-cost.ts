@@ -87,13 +87,9 @@ if (mode === 'production') {
   const url = new URL(process.env.DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);
   env.DATABASE_URL = url.toString();
-  const { Redis } = await import(join(repo, 'node_modules/ioredis/built/index.js'));
-  env.REDIS_URL = `${process.env.REDIS_URL!.replace(/\/\d*$/, '')}/14`;
-  // Pub/sub channels are global to the server: a prefix of its own keeps other runs' position changes off this copy.
+  // Pub/sub channels are global to the server: a prefix of its own keeps other runs' position changes
+  // off this copy, and names the keys deleted at the end (nothing else on this Redis is touched).
   env.REDIS_KEY_PREFIX = `location-cost-${process.pid}:`;
-  const redis = new Redis(env.REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
 } else {
   env.DATABASE_URL = `sqlite:${join(scratch, 'service.db')}`;
   env.REDIS_URL = undefined;
@@ -147,4 +143,10 @@ if (callgrind) {
 await app.close();
 rmSync(scratch, { recursive: true, force: true });
 if (schema) await postgres(`drop schema ${schema} cascade`);
+if (env.REDIS_KEY_PREFIX) {
+  const { Redis } = await import(join(repo, 'node_modules/ioredis/built/index.js'));
+  const redis = new Redis(process.env.REDIS_URL!);
+  for await (const keys of redis.scanStream({ match: `${env.REDIS_KEY_PREFIX}*`, count: 1000 })) if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+}
 process.exit(0);
