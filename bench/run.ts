@@ -331,7 +331,10 @@ function productionMode(databaseUrl: string, redisUrl: string): Mode {
   const schemas: string[] = [];
   return {
     name: 'production',
-    env: { ...serviceEnv(), REDIS_URL: redis.toString(), JWT_SECRET: randomBytes(32).toString('hex') },
+    // Pub/sub channels are global to a Redis server, whatever the logical database: a key prefix of the
+    // run's own keeps another service on the same Redis (a test run, a second bench) off this one's
+    // channels, where the drivers' positions copy would take their changes for its own.
+    env: { ...serviceEnv(), REDIS_URL: redis.toString(), REDIS_KEY_PREFIX: `bench-${process.pid}:`, JWT_SECRET: randomBytes(32).toString('hex') },
     async freshDatabase(label) {
       const schema = `bench_${label}_${Date.now()}`;
       await withPostgres((client) => client.query(`create schema ${schema}`));

@@ -5,7 +5,28 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export const toIso = (epochMs: number): string => new Date(epochMs).toISOString();
+/** The last whole second written and its text up to the milliseconds (`2026-11-28T18:45:12.`). */
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+/** The last instant `toISOString` can write with a four-digit year (9999-12-31T23:59:59.999Z). */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
+
+/**
+ * `new Date(epochMs).toISOString()`, the same text, but timestamps of one second share the date's
+ * part: `toISOString` formats in the runtime each time, which was some 3 % of a position report's
+ * CPU, and a busy second writes thousands of them (every report answers its time). Anything but a
+ * whole millisecond in 1970–9999 takes the plain way, so odd values keep their exact text or error.
+ */
+export function toIso(epochMs: number): string {
+  if (!(epochMs >= 0 && epochMs <= LAST_FOUR_DIGIT_YEAR_MS) || epochMs % 1 !== 0) return new Date(epochMs).toISOString();
+  const second = Math.floor(epochMs / 1000);
+  if (second !== isoSecond) {
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    isoSecond = second;
+  }
+  const millis = epochMs - second * 1000;
+  return `${isoPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
 export const toIsoOrNull = (epochMs: number | null): string | null => (epochMs === null ? null : toIso(epochMs));
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();

@@ -20,6 +20,9 @@ export interface FailureLog {
   warn(details: object, message: string): void;
 }
 
+const SETTLED: Promise<void> = Promise.resolve();
+const nothing = (): void => {};
+
 export class DomainEventDispatcher<E extends object> {
   readonly #inUnit = new Map<keyof E, Array<UnitHandler<never>>>();
   readonly #afterCommit = new Map<keyof E, Array<CommittedHandler<never>>>();
@@ -57,19 +60,34 @@ export class DomainEventDispatcher<E extends object> {
     return this.#deliver(name, payload);
   }
 
-  async #deliver<K extends keyof E>(name: K, payload: E[K]): Promise<void> {
+  /**
+   * Calls each handler in order, none waiting for the one before, and settles once those that
+   * answered a promise have. Without an async wrapper per handler and a Promise.all of them: a
+   * position has three reactions, most of which find nothing to do, and this runs for every report.
+   */
+  #deliver<K extends keyof E>(name: K, payload: E[K]): Promise<void> {
     const handlers = this.#afterCommit.get(name) as Array<CommittedHandler<E[K]>> | undefined;
-    if (!handlers) return;
-    // The usual case, one handler, without an array of promises on the hot paths (positions).
-    if (handlers.length === 1) return this.#run(name, handlers[0], payload);
-    await Promise.all(handlers.map((handler) => this.#run(name, handler, payload)));
+    if (!handlers) return SETTLED;
+    let pending: Promise<void> | Array<Promise<void>> | undefined;
+    for (const handler of handlers) {
+      let reaction: Promise<void> | void;
+      try {
+        reaction = handler(payload);
+      } catch (error) {
+        this.#failed(name, error);
+        continue;
+      }
+      if (!reaction) continue;
+      const settled = reaction.then(undefined, (error: unknown) => this.#failed(name, error));
+      if (pending === undefined) pending = settled;
+      else if (Array.isArray(pending)) pending.push(settled);
+      else pending = [pending, settled];
+    }
+    if (pending === undefined) return SETTLED;
+    return Array.isArray(pending) ? Promise.all(pending).then(nothing) : pending;
   }
 
-  async #run<K extends keyof E>(name: K, handler: CommittedHandler<E[K]>, payload: E[K]): Promise<void> {
-    try {
-      await handler(payload);
-    } catch (error) {
-      this.#log.warn({ err: error, event: name }, `${String(name)}: a handler failed after commit`);
-    }
+  #failed(name: keyof E, error: unknown): void {
+    this.#log.warn({ err: error, event: name }, `${String(name)}: a handler failed after commit`);
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { localWeekMinute, startOfLocalDay } from '../../src/platform/clock.ts';
+import { localWeekMinute, startOfLocalDay, toIso } from '../../src/platform/clock.ts';
 
 const start = (at: string, zone: string) => new Date(startOfLocalDay(Date.parse(at), zone)).toISOString();
 
@@ -35,3 +35,16 @@ describe('localWeekMinute', () => {
 });
 
 const pick = ({ weekday, minuteOfDay }: { weekday: number; minuteOfDay: number }) => ({ weekday, minuteOfDay });
+
+describe('toIso', () => {
+  test('writes what toISOString writes, for instants in one second, across seconds and back', () => {
+    const base = Date.parse('2026-11-28T18:45:12.000Z');
+    const instants = [base, base + 7, base + 42, base + 999, base + 1000, base + 1005, base - 1, base + 3, 0, 999, 86_399_999, base + 86_400_000, base + 1];
+    for (const ms of instants) assert.equal(toIso(ms), new Date(ms).toISOString(), String(ms));
+  });
+
+  test('values outside whole milliseconds of 1970–9999 keep toISOString’s text or its error', () => {
+    for (const ms of [1.5, -1, -1.5, -62_198_755_200_000, 253_402_300_799_999, 253_402_300_800_000, 8.64e15]) assert.equal(toIso(ms), new Date(ms).toISOString(), String(ms));
+    for (const ms of [Number.NaN, Infinity, 8.64e15 + 1]) assert.throws(() => toIso(ms), RangeError);
+  });
+});

@@ -144,6 +144,20 @@ describe('domain events', () => {
     assert.throws(() => events.emitted('user.added', { email: 'x' }), /inside a unit of work/);
   });
 
+  test('an event outside a unit waits for every handler that answered a promise, whatever the others answered', async () => {
+    const events = new DomainEventDispatcher<Events>(new Warnings());
+    const done: string[] = [];
+    const later = (label: string, turns: number) => async () => {
+      for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+      done.push(label);
+    };
+    events.afterCommit('thing.happened', later('slow', 3));
+    events.afterCommit('thing.happened', () => void done.push('sync'));
+    events.afterCommit('thing.happened', later('slower', 5));
+    await events.emitted('thing.happened', { n: 1 });
+    assert.deepEqual(done, ['sync', 'slow', 'slower']);
+  });
+
   test('handlers and payloads are typed by the event map', () => {
     const events = new DomainEventDispatcher<Events>(new Warnings());
     events.afterCommit('thing.happened', ({ n }) => void (n satisfies number));

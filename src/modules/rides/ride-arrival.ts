@@ -21,10 +21,17 @@ export class ArrivalNotices {
     this.#clock = deps.clock;
   }
 
-  /** Tells the rider once, whichever instance sees the position first. */
-  async onPosition(ride: RideSnapshot, position: Point): Promise<void> {
-    if (ride.status !== 'ACCEPTED' || ride.arriving_notified_at !== null || ride.pickup_lat === null || ride.pickup_lon === null) return;
-    if (haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }) > ARRIVING_DISTANCE_KM) return;
+  /**
+   * Tells the rider once, whichever instance sees the position first. A position that claims
+   * nothing (nearly all of them) answers no promise: this runs for every report of a driver on a ride.
+   */
+  onPosition(ride: RideSnapshot, position: Point): Promise<void> | undefined {
+    if (ride.status !== 'ACCEPTED' || ride.arriving_notified_at !== null || ride.pickup_lat === null || ride.pickup_lon === null) return undefined;
+    if (haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }) > ARRIVING_DISTANCE_KM) return undefined;
+    return this.#claim(ride);
+  }
+
+  async #claim(ride: RideSnapshot): Promise<void> {
     const now = this.#clock.now();
     await this.#transactions.run(async (tx) => {
       if (await repository.claimArrivingNotice(tx.db, ride.id, now)) await this.#notifications.record(tx, driverArriving(ride));

@@ -56,14 +56,14 @@ export class RideStops {
   }
 
   /** On every position of a PICKED ride's driver: the first one far enough from the stop waited at ends the wait. */
-  async onPosition(ride: RideSnapshot, position: Point): Promise<void> {
-    if (ride.status !== 'PICKED' || ride.stops === '[]') return;
+  onPosition(ride: RideSnapshot, position: Point): Promise<void> | undefined {
+    if (ride.status !== 'PICKED' || ride.stops === '[]') return undefined;
     const stops = stopsOf(ride);
     const at = waitingAt(stops);
-    if (at < 0 || haversineKm(position, stops[at]) <= LEFT_STOP_KM) return;
+    if (at < 0 || haversineKm(position, stops[at]) <= LEFT_STOP_KM) return undefined;
     const left = stops.map((stop, i) => (i === at ? { ...stop, leftAt: this.#clock.now() } : stop));
     // Lost to a mark or another instance's position: the stops moved on without this one.
-    await this.#write(ride, left);
+    return this.#write(ride, left).then(() => undefined);
   }
 
   #write(ride: Pick<RideRow, 'id' | 'stops'>, stops: StoredStop[]): Promise<RideRow | undefined> {

@@ -1,5 +1,6 @@
 import type { UserHub } from '../../events.ts';
 import type { AuthUser } from '../../platform/auth/roles.ts';
+import { toIso } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { DriverPosition } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
@@ -52,7 +53,7 @@ export class RideTracking {
     // Through drivers, like every position: the rider hears it and the arrival notice is claimed on
     // driver.positioned (followPosition), before reportPosition returns.
     const reported = await this.#deps.drivers.reportPosition(driverId, point);
-    const at = new Date(reported.updatedAt).toISOString();
+    const at = toIso(reported.updatedAt);
     return { id, status: ride.status as RideStatus, riderId: ride.rider_id, driverId, driverLat: reported.lat, driverLon: reported.lon, driverLocationUpdatedAt: at };
   }
 
@@ -69,7 +70,11 @@ export class RideTracking {
   async #onTheRide(ride: RideSnapshot, reported: Point & { updatedAt: number }): Promise<void> {
     // Not waited for: the report's answer (and its arrival check) need not wait for the fan-out.
     if (this.#deps.hub.reaches(ride.rider_id)) this.#tellRider(ride, reported);
-    await Promise.all([this.#deps.arrival.onPosition(ride, reported), this.#deps.meter.onPosition(ride, reported), this.#deps.stops.onPosition(ride, reported)]);
+    // Each answers a promise only when the position makes it write (most positions: none of them).
+    const arrival = this.#deps.arrival.onPosition(ride, reported);
+    const meter = this.#deps.meter.onPosition(ride, reported);
+    const stops = this.#deps.stops.onPosition(ride, reported);
+    if (arrival || meter || stops) await Promise.all([arrival, meter, stops]);
   }
 
   /** Sends the position with its ETA, after the ride's previous one (routing one may take longer than the next report). */
@@ -77,7 +82,7 @@ export class RideTracking {
     const previous = this.#toRider.get(ride.id) ?? Promise.resolve();
     const sent = previous.then(async () => {
       const etaMinutes = await this.#deps.etas.of(ride, reported);
-      const at = new Date(reported.updatedAt).toISOString();
+      const at = toIso(reported.updatedAt);
       // A message the hub could not send is the hub's to announce: the rider's client is told to resync.
       await this.#deps.hub.send(ride.rider_id, 'ride.position', { rideId: ride.id, lat: reported.lat, lon: reported.lon, at, etaMinutes });
     }).catch(() => {});

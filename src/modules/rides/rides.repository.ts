@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import { MAX_ID, type Database, type Db, type RidesTable, type WriteDb } from '../../db/database.ts';
+import { PreparedStatement } from '../../db/prepared.ts';
 import type { Page } from '../../platform/pagination.ts';
 import { ACTIVE_STATUSES, OPEN_STATUSES, type RideStatus } from './rides.schemas.ts';
 
@@ -91,14 +92,21 @@ const SNAPSHOT_COLUMNS = [
 /** What public status reads and position reports need of a ride: the two most frequent requests. */
 export type RideSnapshot = Pick<RideRow, (typeof SNAPSHOT_COLUMNS)[number]>;
 
-export function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | undefined> {
-  if (id > MAX_ID) return Promise.resolve(undefined);
-  return db.selectFrom('rides').select(SNAPSHOT_COLUMNS).where('id', '=', id).executeTakeFirst();
+// Prepared, these two: every ride on the move has both read again every 5 s (ride-snapshots.ts), and
+// public status reads the first; built and compiled once, and on PostgreSQL planned once per connection.
+const rideSnapshot = new PreparedStatement('ride_snapshot', (db, p: { id: number }) => db.selectFrom('rides').select(SNAPSHOT_COLUMNS).where('id', '=', p.id));
+const activeRideOfDriver = new PreparedStatement('active_ride_of_driver', (db, p: { driver_id: number }) =>
+  db.selectFrom('rides').select('id').where('driver_id', '=', p.driver_id).where('status', 'in', literal(ACTIVE_STATUSES)),
+);
+
+export async function findRideSnapshot(db: Db, id: number): Promise<RideSnapshot | undefined> {
+  if (id > MAX_ID) return undefined;
+  return (await rideSnapshot.rows(db, { id }))[0];
 }
 
 /** The id of the ride a driver is on now (ACCEPTED or PICKED), if any. */
 export async function findActiveRideId(db: Db, driverId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('rides').select('id').where('driver_id', '=', driverId).where('status', 'in', literal(ACTIVE_STATUSES)).executeTakeFirst();
+  const [row] = await activeRideOfDriver.rows(db, { driver_id: driverId });
   return row?.id;
 }
 

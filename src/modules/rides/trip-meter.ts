@@ -36,9 +36,11 @@ export class TripMeter {
     this.#clock = deps.clock;
   }
 
-  async onPosition(ride: RideSnapshot, position: Point): Promise<void> {
-    if (ride.status === 'ACCEPTED') await this.#arrival(ride, position);
-    else if (ride.status === 'PICKED') await this.#distance(ride.id, position);
+  /** What the position changes of the trip; no promise when it changes nothing (most positions before the pickup). */
+  onPosition(ride: RideSnapshot, position: Point): Promise<void> | undefined {
+    if (ride.status === 'ACCEPTED') return this.#arrival(ride, position);
+    if (ride.status === 'PICKED') return this.#distance(ride.id, position);
+    return undefined;
   }
 
   /** The road distance of a stretch: straight for a short one, the router's across a gap. */
@@ -48,11 +50,15 @@ export class TripMeter {
     return (await this.#router.route(from, to)).distanceKm;
   }
 
-  async #arrival(ride: RideSnapshot, position: Point): Promise<void> {
-    if (this.#arrived.has(ride.id) || ride.pickup_lat === null || ride.pickup_lon === null) return;
-    if (haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }) > ARRIVED_DISTANCE_KM) return;
-    await this.#transactions.run((tx) => trips.markArrived(tx.db, ride.id, this.#clock.now()));
-    this.#remember(this.#arrived, ride.id);
+  #arrival(ride: RideSnapshot, position: Point): Promise<void> | undefined {
+    if (this.#arrived.has(ride.id) || ride.pickup_lat === null || ride.pickup_lon === null) return undefined;
+    if (haversineKm(position, { lat: ride.pickup_lat, lon: ride.pickup_lon }) > ARRIVED_DISTANCE_KM) return undefined;
+    return this.#markArrived(ride.id);
+  }
+
+  async #markArrived(id: number): Promise<void> {
+    await this.#transactions.run((tx) => trips.markArrived(tx.db, id, this.#clock.now()));
+    this.#remember(this.#arrived, id);
   }
 
   async #distance(id: number, position: Point): Promise<void> {

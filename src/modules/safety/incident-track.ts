@@ -48,14 +48,18 @@ export class IncidentTrack {
     if (!incidents.includes(incidentId)) this.#followed.set(driverId, [...incidents, incidentId]);
   }
 
-  /** On driver.positioned: a followed driver's position joins their incidents' tracks (a map lookup for everyone else). */
-  async onPosition(position: DriverPosition): Promise<void> {
+  /**
+   * On driver.positioned: a followed driver's position joins their incidents' tracks. Everyone else
+   * costs a map lookup and no promise (this runs for every position report).
+   */
+  onPosition(position: DriverPosition): Promise<void> | undefined {
     const incidents = this.#followed.get(position.driverId);
-    if (!incidents) return;
+    if (!incidents) return undefined;
     const last = this.#lastAt.get(position.driverId);
-    if (last !== undefined && position.updatedAt - last < TRACK_EVERY_MS && position.updatedAt >= last) return;
+    if (last !== undefined && position.updatedAt - last < TRACK_EVERY_MS && position.updatedAt >= last) return undefined;
     this.#lastAt.set(position.driverId, position.updatedAt);
     const points = incidents.map((incidentId) => ({ incident_id: incidentId, lat: position.lat, lon: position.lon, at: position.updatedAt }));
-    await this.#deps.transactions.run((tx) => repository.insertTrackPoints(tx.db, points));
+    return this.#deps.transactions.run((tx) => repository.insertTrackPoints(tx.db, points));
   }
+
 }
