@@ -6,7 +6,7 @@ import type { DomainEventsDispatcher } from '../../events.ts';
 import { toIso, type Clock } from '../../platform/clock.ts';
 import { CoalescingWriter } from '../../platform/coalescing-writer.ts';
 import { AppError, tooManyRequests } from '../../platform/errors.ts';
-import { POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from '../../platform/geo/driver-index.ts';
+import { POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver, type PositionColumns } from '../../platform/geo/driver-index.ts';
 import type { Point } from '../../platform/geo/geo.ts';
 import { PerSecondLimit } from '../../platform/per-second-limit.ts';
 import * as repository from './drivers.repository.ts';
@@ -187,8 +187,9 @@ export class DriversService {
   }
 
   /** Every driver online now with their position (its cost follows the number online). */
-  online(): Promise<DriverPosition[]> {
-    return this.#deps.index.fresh(this.#deps.clock.now());
+  /** Every online driver's position, as columns: the supply sampler reads them all every 30 s. */
+  online(): Promise<PositionColumns> {
+    return this.#deps.index.freshColumns(this.#deps.clock.now());
   }
 
   nearby(center: Point, radiusKm: number, limit: number): Promise<NearbyDriver[]> {

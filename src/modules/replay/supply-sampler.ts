@@ -60,8 +60,8 @@ export class SupplySampler {
     if (await repository.sampleTaken(this.#deps.db, at)) return false;
     const [online, busy] = await Promise.all([this.#deps.drivers.online(), this.#deps.rides.busyDrivers()]);
     let busyOnline = 0;
-    for (const { driverId } of online) if (busy.has(driverId)) busyOnline++;
-    const row = { at, online: online.length, busy: busyOnline, drivers: await packOnline(online, busy) };
+    for (const driverId of online.driverIds) if (busy.has(driverId)) busyOnline++;
+    const row = { at, online: online.driverIds.length, busy: busyOnline, drivers: await packOnline(online, busy) };
     return this.#deps.transactions.run(async (tx) => {
       const stored = await repository.insertSample(tx.db, row);
       if (stored) await repository.deleteSamplesBefore(tx.db, at - this.#deps.retentionDays * DAY_MS);

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { DriverPosition } from '../../platform/geo/driver-index.ts';
+import { columnsOf, type PositionColumns } from '../../platform/geo/driver-index.ts';
 
 /** How often driver supply is sampled for replays (decisions.md "What-if replay": about every 30 s). */
 export const SUPPLY_SAMPLE_MS = 30_000;
@@ -27,50 +27,53 @@ const FIELDS = 3;
  * around the clock is about 320 MB.
  */
 export function packSample(drivers: readonly SampledDriver[]): string {
-  return deflateRawSync(wordsOf(drivers, (driver) => driver.busy)).toString('base64');
+  const busy = new Set(drivers.filter((driver) => driver.busy).map((driver) => driver.driverId));
+  return deflateRawSync(wordsOf(columnsOf(drivers), busy)).toString('base64');
 }
 
 /**
- * The same packing straight from the online drivers' positions, as the service samples them every
- * 30 s: no SampledDriver per driver, and the deflate in libuv's thread pool. With a million drivers
- * online the sample held the service's thread for about a second (a comparator sort of a million
- * objects, then the deflate); now it is the typed-array work of wordsOf.
+ * The same packing straight from the online drivers' positions as the index's columns, as the service
+ * samples them every 30 s: no object per driver, and the deflate in libuv's thread pool. With a million
+ * drivers online a sample held the service's thread for about a second (a million objects read, a
+ * comparator sort of them, then the deflate) and left hundreds of megabytes of heap behind.
  */
-export async function packOnline(online: readonly DriverPosition[], busy: ReadonlySet<number>): Promise<string> {
-  return (await deflateRawAsync(wordsOf(online, (driver) => busy.has(driver.driverId)))).toString('base64');
+export async function packOnline(online: PositionColumns, busy: ReadonlySet<number>): Promise<string> {
+  return (await deflateRawAsync(wordsOf(online, busy))).toString('base64');
 }
 
 const deflateRawAsync = promisify(deflateRaw);
 
-/** A driver's place in the list fits below this in the sort key (2^22: four million drivers). */
+/** A driver's place in the columns fits below this in the sort key (2^22: four million drivers). */
 const PLACES = 2 ** 22;
 
-function wordsOf<T extends Omit<SampledDriver, 'busy'>>(drivers: readonly T[], isBusy: (driver: T) => boolean): Buffer {
-  const words = new Int32Array(drivers.length * FIELDS);
+function wordsOf(drivers: PositionColumns, busy: ReadonlySet<number>): Buffer {
+  const { driverIds, lats, lons } = drivers;
+  const words = new Int32Array(driverIds.length * FIELDS);
   let previous = 0;
-  const order = byId(drivers);
+  const order = byId(driverIds);
   for (let i = 0; i < order.length; i++) {
-    const driver = drivers[order[i]];
+    const at = order[i];
+    const driverId = driverIds[at];
     // Up to 2 × MAX_ID + 1: stored modulo 2^32 and read back unsigned.
-    words[i * FIELDS] = (driver.driverId - previous) * 2 + (isBusy(driver) ? 1 : 0);
-    words[i * FIELDS + 1] = Math.round(driver.lat * SCALE);
-    words[i * FIELDS + 2] = Math.round(driver.lon * SCALE);
-    previous = driver.driverId;
+    words[i * FIELDS] = (driverId - previous) * 2 + (busy.has(driverId) ? 1 : 0);
+    words[i * FIELDS + 1] = Math.round(lats[at] * SCALE);
+    words[i * FIELDS + 2] = Math.round(lons[at] * SCALE);
+    previous = driverId;
   }
   return Buffer.from(words.buffer);
 }
 
 /**
- * The drivers' places in the list, by id. Each id and its place make one float64 key (id × 2^22 +
+ * The drivers' places in the columns, by id. Each id and its place make one float64 key (id × 2^22 +
  * place stays below 2^53 for ids up to MAX_ID, so exact), and a Float64Array sorts natively: a
  * tenth of the time a comparator takes over a million objects.
  */
-function byId(drivers: ReadonlyArray<{ driverId: number }>): ArrayLike<number> {
-  if (drivers.length > PLACES) return drivers.map((_, i) => i).sort((a, b) => drivers[a].driverId - drivers[b].driverId);
-  const keys = new Float64Array(drivers.length);
-  for (let i = 0; i < drivers.length; i++) keys[i] = drivers[i].driverId * PLACES + i;
+function byId(driverIds: Float64Array): ArrayLike<number> {
+  if (driverIds.length > PLACES) return Array.from(driverIds.keys()).sort((a, b) => driverIds[a] - driverIds[b]);
+  const keys = new Float64Array(driverIds.length);
+  for (let i = 0; i < driverIds.length; i++) keys[i] = driverIds[i] * PLACES + i;
   keys.sort();
-  const order = new Uint32Array(drivers.length);
+  const order = new Uint32Array(driverIds.length);
   for (let i = 0; i < keys.length; i++) order[i] = keys[i] % PLACES;
   return order;
 }

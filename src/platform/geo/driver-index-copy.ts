@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { unavailable } from '../errors.ts';
-import type { DriverLocationIndex, DriverPosition, NearbyDriver } from './driver-index.ts';
+import type { DriverLocationIndex, DriverPosition, NearbyDriver, PositionColumns } from './driver-index.ts';
 import type { Point } from './geo.ts';
 import { MemoryDriverIndex } from './memory-driver-index.ts';
 import { CHANGES, CHANGES_SEQ, defineScript, RedisDriverIndex, reportsKey, type Script } from './redis-driver-index.ts';
@@ -252,6 +252,10 @@ class CopiedDriverIndex implements DriverLocationIndex {
 
   fresh(now: number): Promise<DriverPosition[]> {
     return this.#read((copy) => copy.fresh(now));
+  }
+
+  freshColumns(now: number): Promise<PositionColumns> {
+    return this.#read((copy) => copy.freshColumns(now));
   }
 
   /** No extra turn of the event loop when the copy is current: these are the hottest reads. */

@@ -1,6 +1,6 @@
 import { distanceKm, type Point } from './geo.ts';
 import { CircleCells, cellOf } from './circle-cells.ts';
-import { byDistance, nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
+import { byDistance, nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver, type PositionColumns } from './driver-index.ts';
 import { IdTable } from './id-table.ts';
 
 const SWEEP_INTERVAL_MS = 10_000;
@@ -136,6 +136,22 @@ export class MemoryDriverIndex implements DriverLocationIndex {
       found.push(this.#position(slot));
     }
     return found;
+  }
+
+  async freshColumns(now: number): Promise<PositionColumns> {
+    const freshAfter = now - POSITION_TTL_MS;
+    const [f, i] = [this.#f, this.#i];
+    let count = 0;
+    for (let slot = this.#newest; slot !== NONE && f[slot * F64 + UPDATED_AT] > freshAfter; slot = i[slot * I32 + OLDER]) count++;
+    const columns = { driverIds: new Float64Array(count), lats: new Float64Array(count), lons: new Float64Array(count) };
+    let k = 0;
+    for (let slot = this.#newest; k < count; slot = i[slot * I32 + OLDER], k++) {
+      const at = slot * F64;
+      columns.driverIds[k] = f[at + DRIVER_ID];
+      columns.lats[k] = f[at + LAT];
+      columns.lons[k] = f[at + LON];
+    }
+    return columns;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { viaRedis } from '../redis.ts';
-import { nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver } from './driver-index.ts';
+import { columnsOf, nearestFirst, POSITION_TTL_MS, type DriverLocationIndex, type DriverPosition, type NearbyDriver, type PositionColumns } from './driver-index.ts';
 import { EARTH_RADIUS_KM, haversineKm, type Point } from './geo.ts';
 
 // {name}:geo   GEO set for the radius search (Redis keeps positions to about half a metre)
@@ -191,6 +191,10 @@ export class RedisDriverIndex implements DriverLocationIndex {
     return Object.entries(reports)
       .map(([driverId, report]) => parseReport(Number(driverId), report))
       .filter((position) => position.updatedAt > freshAfter);
+  }
+
+  async freshColumns(now: number): Promise<PositionColumns> {
+    return columnsOf(await this.fresh(now));
   }
 
   /** Drops stale drivers, a thousand per round trip. */

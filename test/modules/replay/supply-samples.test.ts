@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.ts';
 import { connectDatabase } from '../../../src/db/connect.ts';
 import { MAX_ID } from '../../../src/db/database.ts';
+import { POSITION_TTL_MS } from '../../../src/platform/geo/driver-index.ts';
+import { MemoryDriverIndex } from '../../../src/platform/geo/memory-driver-index.ts';
 import { packOnline, packSample, SUPPLY_SAMPLE_MS, unpackSample } from '../../../src/modules/replay/supply-samples.ts';
 import { routes } from '../../../src/contract/routes.ts';
 import { apiOf } from '../../helpers/api.ts';
@@ -45,11 +47,18 @@ describe('packing a sample', () => {
     assert.equal(unpackSample(packed).length, 2000);
   });
 
-  test('packing the online positions with the busy ids gives the very text of packing the sampled drivers', async () => {
-    const online = Array.from({ length: 500 }, (_, i) => ({ driverId: 1 + ((i * 7919) % 500) * 4, lat: 12.9 + (i % 97) * 0.0013, lon: 77.5 + (i % 89) * 0.0011, updatedAt: 1_795_000_000_000 + i }));
+  test("packing the index's columns of online positions with the busy ids gives the very text of packing the sampled drivers", async () => {
+    const now = 1_795_000_000_000;
+    const online = Array.from({ length: 500 }, (_, i) => ({ driverId: 1 + ((i * 7919) % 500) * 4, lat: 12.9 + (i % 97) * 0.0013, lon: 77.5 + (i % 89) * 0.0011, updatedAt: now - i }));
+    const stale = { driverId: 5, lat: 13, lon: 77, updatedAt: now - POSITION_TTL_MS };
+    const index = new MemoryDriverIndex(() => now);
+    for (const position of [...online, stale]) index.upsertNow(position);
     const busy = new Set(online.filter((_, i) => i % 5 === 0).map((driver) => driver.driverId));
     const sampled = online.map(({ driverId, lat, lon }) => ({ driverId, lat, lon, busy: busy.has(driverId) }));
-    assert.equal(await packOnline(online, busy), packSample(sampled));
+    const columns = await index.freshColumns(now);
+    await index.close();
+    assert.equal(columns.driverIds.length, 500, 'the stale position is left out');
+    assert.equal(await packOnline(columns, busy), packSample(sampled));
   });
 
   test('drivers come out by id whatever the order they went in, up to the largest id', () => {

@@ -106,6 +106,15 @@ describe('RedisDriverIndex against a brute-force search', { skip: missing }, () 
     }
   });
 
+  test('every fresh driver, as positions and as columns', async () => {
+    const fresh = [...latest.values()].filter((p) => p.updatedAt > NOW - POSITION_TTL_MS).sort((a, b) => a.driverId - b.driverId);
+    const positions = (await index.fresh(NOW)).sort((a, b) => a.driverId - b.driverId);
+    assert.deepEqual(positions.map((p) => [p.driverId, p.lat, p.lon]), fresh.map((p) => [p.driverId, p.lat, p.lon]));
+    const { driverIds, lats, lons } = await index.freshColumns(NOW);
+    const fromColumns = Array.from(driverIds, (driverId, i) => [driverId, lats[i], lons[i]]).sort((a, b) => a[0] - b[0]);
+    assert.deepEqual(fromColumns, fresh.map((p) => [p.driverId, p.lat, p.lon]));
+  });
+
   test('get, an older report, remove and sweep', async () => {
     const point = { lat: 12.9716, lon: 77.5946 };
     await index.upsert({ driverId: 900_001, ...point, updatedAt: NOW - 1000 });
