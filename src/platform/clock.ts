@@ -66,8 +66,6 @@ export function startOfLocalDate(date: string, timeZone: string): number {
   return startOfLocalDay(noon - offset, timeZone);
 }
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const weekFormats = new Map<string, Intl.DateTimeFormat>();
 /** The last minute asked about, per zone: every quote asks for the local time of (nearly) now, several times. */
 const lastAsked = new Map<string, { minute: number; weekday: number; minuteOfDay: number }>();
 
@@ -80,16 +78,9 @@ export function localWeekMinute(epochMs: number, timeZone: string): { weekday: n
   const minute = Math.floor(epochMs / 60_000);
   const last = lastAsked.get(timeZone);
   if (last?.minute === minute) return last;
-  let format = weekFormats.get(timeZone);
-  if (!format) weekFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })));
-  let weekday = 0;
-  let minuteOfDay = 0;
-  for (const { type, value } of format.formatToParts(minute * 60_000)) {
-    if (type === 'weekday') weekday = WEEKDAYS.indexOf(value);
-    else if (type === 'hour') minuteOfDay += (Number(value) % 24) * 60;
-    else if (type === 'minute') minuteOfDay += Number(value);
-  }
-  const answer = { minute, weekday, minuteOfDay };
+  const { ms, day } = wallClockAsUtc(minute * 60_000, timeZone);
+  // getUTCDay counts from Sunday; the week here starts on Monday.
+  const answer = { minute, weekday: (new Date(day).getUTCDay() + 6) % 7, minuteOfDay: (ms - day) / 60_000 };
   lastAsked.set(timeZone, answer);
   return answer;
 }

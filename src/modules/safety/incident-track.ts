@@ -61,5 +61,4 @@ export class IncidentTrack {
     const points = incidents.map((incidentId) => ({ incident_id: incidentId, lat: position.lat, lon: position.lon, at: position.updatedAt }));
     return this.#deps.transactions.run((tx) => repository.insertTrackPoints(tx.db, points));
   }
-
 }
